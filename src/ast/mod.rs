@@ -1,0 +1,218 @@
+//! Typed views over the syntax tree.
+//!
+//! Each view wraps a [`SyntaxNode`] of one kind and offers accessors by
+//! role (`name()`, `expr()`, `labels()`, `condition()`), never by child
+//! position. Views are cheap to create and to clone.
+//!
+//! ```
+//! use hclwright::ast::{AstNode, Expr};
+//! let parse = hclwright::parse("resource \"aws_instance\" \"web\" {\n  ami = var.ami\n}\n");
+//! let body = parse.body().unwrap();
+//! let block = body.blocks().next().unwrap();
+//! assert_eq!(block.type_name().unwrap(), "resource");
+//! let labels: Vec<_> = block.labels().map(|l| l.value()).collect();
+//! assert_eq!(labels, ["aws_instance", "web"]);
+//! let ami = block.body().unwrap().attribute("ami").unwrap();
+//! assert!(matches!(ami.expr(), Some(Expr::GetAttr(_))));
+//! ```
+
+mod expr;
+mod structure;
+mod template;
+
+pub use expr::*;
+pub use structure::*;
+pub use template::*;
+
+use crate::syntax_kind::{SyntaxKind, SyntaxNode, SyntaxToken};
+
+/// A typed view over a syntax node of a particular kind.
+pub trait AstNode: Sized {
+    /// True if nodes of `kind` can be viewed as `Self`.
+    fn can_cast(kind: SyntaxKind) -> bool;
+    /// Views `node` as `Self` if its kind fits.
+    fn cast(node: SyntaxNode) -> Option<Self>;
+    /// The underlying node.
+    fn syntax(&self) -> &SyntaxNode;
+}
+
+/// Declares a view struct for one node kind and lists every view, so a
+/// test can check that each node kind has one.
+macro_rules! nodes {
+    ($( $(#[$meta:meta])* $name:ident => $kind:ident ),* $(,)?) => {
+        $(
+            $(#[$meta])*
+            #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+            pub struct $name(SyntaxNode);
+
+            impl AstNode for $name {
+                fn can_cast(kind: SyntaxKind) -> bool {
+                    kind == SyntaxKind::$kind
+                }
+                fn cast(node: SyntaxNode) -> Option<Self> {
+                    Self::can_cast(node.kind()).then(|| $name(node))
+                }
+                fn syntax(&self) -> &SyntaxNode {
+                    &self.0
+                }
+            }
+
+            impl std::fmt::Display for $name {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    std::fmt::Display::fmt(&self.0, f)
+                }
+            }
+        )*
+
+        /// The node kind of every view, with a check that the view accepts it.
+        pub fn view_kinds() -> Vec<(SyntaxKind, bool)> {
+            vec![$( (SyntaxKind::$kind, <$name as AstNode>::can_cast(SyntaxKind::$kind)) ),*]
+        }
+    };
+}
+
+nodes! {
+    /// The root of a parsed file.
+    ConfigFile => CONFIG_FILE,
+    /// The root of a standalone expression.
+    ExprRoot => EXPR_ROOT,
+    /// The root of a standalone template.
+    TemplateRoot => TEMPLATE_ROOT,
+    /// Attributes and blocks of a file or a block.
+    Body => BODY,
+    /// `name = expr`.
+    Attribute => ATTRIBUTE,
+    /// `type "label" { … }`.
+    Block => BLOCK,
+    /// A block label, bare or quoted.
+    BlockLabel => BLOCK_LABEL,
+    /// `1`, `true`, `false`, `null`.
+    Literal => LITERAL,
+    /// A variable reference.
+    Variable => VARIABLE,
+    /// `"…"`.
+    QuotedTemplate => QUOTED_TEMPLATE,
+    /// `<<EOT … EOT`.
+    HeredocTemplate => HEREDOC_TEMPLATE,
+    /// `[a, b]`.
+    Tuple => TUPLE,
+    /// `{ k = v }`.
+    Object => OBJECT,
+    /// One item of an object.
+    ObjectItem => OBJECT_ITEM,
+    /// The key of an object item.
+    ObjectKey => OBJECT_KEY,
+    /// `f(args)`.
+    FunctionCall => FUNCTION_CALL,
+    /// The parenthesised arguments of a call.
+    ArgList => ARG_LIST,
+    /// `[for …]` / `{for …}`.
+    ForExpr => FOR_EXPR,
+    /// `for k, v in coll:`.
+    ForIntro => FOR_INTRO,
+    /// `if cond` in a for expression.
+    ForCond => FOR_COND,
+    /// `expr.name`.
+    GetAttr => GET_ATTR,
+    /// `expr[key]` or `expr.0`.
+    Index => INDEX,
+    /// `expr.*` / `expr[*]`.
+    Splat => SPLAT,
+    /// `(expr)`.
+    Paren => PAREN,
+    /// `-x`, `!x`.
+    Unary => UNARY,
+    /// `a op b`.
+    Binary => BINARY,
+    /// `c ? a : b`.
+    Conditional => CONDITIONAL,
+    /// `${ expr }`.
+    Interpolation => INTERPOLATION,
+    /// `%{ if } … %{ endif }`.
+    TemplateIf => TEMPLATE_IF,
+    /// `%{ for } … %{ endfor }`.
+    TemplateFor => TEMPLATE_FOR,
+    /// `%{ if cond }`.
+    IfDirective => IF_DIRECTIVE,
+    /// `%{ else }`.
+    ElseDirective => ELSE_DIRECTIVE,
+    /// `%{ endif }`.
+    EndifDirective => ENDIF_DIRECTIVE,
+    /// `%{ for … }`.
+    ForDirective => FOR_DIRECTIVE,
+    /// `%{ endfor }`.
+    EndforDirective => ENDFOR_DIRECTIVE,
+    /// Tokens the parser could not place.
+    ErrorNode => ERROR,
+}
+
+// ----- helpers shared by the views -----
+
+/// The first child node viewable as `N`.
+pub(crate) fn child<N: AstNode>(node: &SyntaxNode) -> Option<N> {
+    node.children().find_map(N::cast)
+}
+
+/// All child nodes viewable as `N`.
+pub(crate) fn children<N: AstNode>(node: &SyntaxNode) -> impl Iterator<Item = N> + use<N> {
+    node.children().filter_map(N::cast)
+}
+
+/// The first direct child token of `kind`.
+pub(crate) fn token(node: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
+    node.children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .find(|t| t.kind() == kind)
+}
+
+/// Direct child expressions, in order.
+pub(crate) fn exprs(node: &SyntaxNode) -> impl Iterator<Item = Expr> + use<> {
+    node.children().filter_map(Expr::cast)
+}
+
+/// Comment tokens that come before the first direct child token of kind
+/// `anchor` (the comment lines above an item).
+pub(crate) fn leading_comments(node: &SyntaxNode, anchor: SyntaxKind) -> Vec<SyntaxToken> {
+    node.children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .take_while(|t| t.kind() != anchor)
+        .filter(|t| t.kind() == SyntaxKind::COMMENT)
+        .collect()
+}
+
+/// The comment on the item's last line: a direct child comment token after
+/// the last significant child and before the final newline.
+pub(crate) fn trailing_comment(node: &SyntaxNode) -> Option<SyntaxToken> {
+    let mut last_comment = None;
+    for e in node
+        .children_with_tokens()
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
+        match e.kind() {
+            SyntaxKind::NEWLINE | SyntaxKind::WHITESPACE => {}
+            SyntaxKind::COMMENT => last_comment = e.into_token(),
+            _ => break,
+        }
+    }
+    last_comment
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_node_kind_has_a_view() {
+        let views = view_kinds();
+        for kind in SyntaxKind::all().filter(|k| !k.is_token()) {
+            let entry = views.iter().find(|(k, _)| *k == kind);
+            assert!(entry.is_some(), "no view for {kind:?}");
+            assert!(entry.unwrap().1, "view for {kind:?} rejects it");
+        }
+        for kind in SyntaxKind::all().filter(|k| k.is_expr()) {
+            assert!(Expr::can_cast(kind), "Expr does not cover {kind:?}");
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! `hclwright dump`: print the syntax tree.
+
+use super::files::{Input, read_error_message, read_input};
+use super::{EXIT_ERRORS, EXIT_OK};
+
+/// Arguments of `dump`.
+#[derive(clap::Args, Debug)]
+pub struct DumpArgs {
+    /// The file to dump; `-` reads standard input.
+    file: String,
+}
+
+pub fn run(args: DumpArgs) -> i32 {
+    let input = if args.file == "-" {
+        Input::Stdin
+    } else {
+        Input::File(args.file.into())
+    };
+    let text = match read_input(&input) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{}", read_error_message(&input, &e));
+            return EXIT_ERRORS;
+        }
+    };
+    let parse = hclwright::parse(&text);
+    print!("{}", parse.debug_tree());
+    let name = input.display_name();
+    for e in parse.errors() {
+        eprint!("{}", e.render(&name, &text));
+    }
+    if parse.errors().is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_ERRORS
+    }
+}

@@ -1,0 +1,151 @@
+//! Finding HCL files and reading them.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// File name endings treated as HCL when walking directories.
+pub const HCL_EXTENSIONS: &[&str] = &[".tf", ".tfvars", ".hcl", ".nomad"];
+
+/// An input: a file on disk or standard input (`-`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Standard input.
+    Stdin,
+    /// A file.
+    File(PathBuf),
+}
+
+impl Input {
+    /// The name to show in messages.
+    pub fn display_name(&self) -> String {
+        match self {
+            Input::Stdin => "<stdin>".to_string(),
+            Input::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// True if `name` ends with an HCL extension.
+pub fn is_hcl_file_name(name: &str) -> bool {
+    HCL_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
+}
+
+/// Expands paths: `-` is stdin, files are taken as given, directories are
+/// walked (recursively when `recursive`) for HCL files, skipping hidden
+/// folders and `.terraform`. Files come out sorted within each directory.
+/// Paths that cannot be read are returned as errors.
+pub fn expand(paths: &[String], recursive: bool) -> (Vec<Input>, Vec<String>) {
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    for p in paths {
+        if p == "-" {
+            inputs.push(Input::Stdin);
+            continue;
+        }
+        let path = Path::new(p);
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => walk(path, recursive, &mut inputs, &mut errors),
+            Ok(_) => inputs.push(Input::File(path.to_path_buf())),
+            Err(e) => errors.push(format!("{p}: {e}")),
+        }
+    }
+    (inputs, errors)
+}
+
+fn walk(dir: &Path, recursive: bool, out: &mut Vec<Input>, errors: &mut Vec<String>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            errors.push(format!("{}: {e}", dir.display()));
+            return;
+        }
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    let mut subdirs = Vec::new();
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let path = entry.path();
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        let is_dir = file_type.is_dir() || (file_type.is_symlink() && path.is_dir());
+        if is_dir {
+            if recursive && !name.starts_with('.') {
+                subdirs.push(path);
+            }
+        } else if is_hcl_file_name(&name) && !name.starts_with('.') {
+            out.push(Input::File(path));
+        }
+    }
+    for sub in subdirs {
+        walk(&sub, recursive, out, errors);
+    }
+}
+
+/// Why an input could not be read as text.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The OS refused.
+    Io(std::io::Error),
+    /// Not UTF-8: the byte offset and line/column of the first bad byte.
+    Utf8 {
+        /// Byte offset of the first invalid byte.
+        offset: usize,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (characters).
+        column: usize,
+    },
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "{e}"),
+            ReadError::Utf8 {
+                offset,
+                line,
+                column,
+            } => write!(
+                f,
+                "{line}:{column}: invalid UTF-8 at byte offset {offset}: HCL files must be UTF-8 text"
+            ),
+        }
+    }
+}
+
+/// Reads an input as UTF-8 text.
+pub fn read_input(input: &Input) -> Result<String, ReadError> {
+    let bytes = match input {
+        Input::Stdin => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(ReadError::Io)?;
+            buf
+        }
+        Input::File(p) => std::fs::read(p).map_err(ReadError::Io)?,
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let valid = &e.as_bytes()[..offset];
+        // `valid` is valid UTF-8 by construction.
+        let text = std::str::from_utf8(valid).unwrap_or_default();
+        let line = text.matches('\n').count() + 1;
+        let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        ReadError::Utf8 {
+            offset,
+            line,
+            column,
+        }
+    })
+}
+
+/// Formats a read error as `path: message` (or `path:line:col: message`).
+pub fn read_error_message(input: &Input, error: &ReadError) -> String {
+    match error {
+        ReadError::Io(_) => format!("{}: {error}", input.display_name()),
+        ReadError::Utf8 { .. } => format!("{}:{error}", input.display_name()),
+    }
+}

@@ -1,0 +1,57 @@
+//! Command-line interface: argument parsing and the subcommands.
+
+mod check;
+mod dump;
+mod files;
+
+use std::ffi::OsString;
+
+use clap::{Parser, Subcommand};
+
+/// Exit code: success.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: bad usage.
+pub const EXIT_USAGE: i32 = 1;
+/// Exit code: syntax or I/O errors.
+pub const EXIT_ERRORS: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "hclwright",
+    version,
+    about = "Lossless HCL tooling: check, format and edit Terraform, Packer, Nomad and Terragrunt files"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Report syntax errors (`path:line:col: message`); exit 2 if any.
+    Check(check::CheckArgs),
+    /// Print the syntax tree of a file.
+    Dump(dump::DumpArgs),
+}
+
+/// Runs the tool with `args` (including the program name); returns the
+/// exit code.
+pub fn run(args: Vec<OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    EXIT_OK
+                }
+                _ => EXIT_USAGE,
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Dump(args) => dump::run(args),
+    }
+}

@@ -1,0 +1,856 @@
+//! Bytes to tokens.
+//!
+//! One pass over the bytes, no regex, no backtracking beyond a few bytes of
+//! lookahead. Every byte of the input lands in exactly one token, so the
+//! token lengths always add up to the input length.
+//!
+//! The token boundaries follow the upstream scanner, so that the formatter
+//! (which works on tokens, like upstream) sees the same stream: a mode stack
+//! for quoted templates, heredocs and the `${ }` / `%{ }` sequences inside
+//! them, with the same brace counting to decide whether a `}` closes a
+//! sequence or an object.
+
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+/// A token: its kind and its length in bytes. Offsets are the running sum of
+/// the lengths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// What the token is.
+    pub kind: SyntaxKind,
+    /// Its length in bytes.
+    pub len: u32,
+}
+
+/// A problem the lexer found (bad characters, an unterminated comment).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LexError {
+    /// Byte offset where the problem starts.
+    pub offset: u32,
+    /// Length in bytes of the offending text.
+    pub len: u32,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The result of lexing: the tokens and the problems found.
+#[derive(Clone, Debug, Default)]
+pub struct Lexed {
+    /// Tokens in order; their lengths add up to the input length.
+    pub tokens: Vec<Token>,
+    /// Problems, in order of position.
+    pub errors: Vec<LexError>,
+}
+
+/// Where lexing starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartMode {
+    /// A configuration file or an expression.
+    Config,
+    /// A standalone template (no quotes around it).
+    Template,
+}
+
+/// How to lex.
+#[derive(Clone, Copy, Debug)]
+pub struct LexOptions {
+    /// Where to start.
+    pub start: StartMode,
+    /// Reproduce the upstream scanner exactly, also on broken input: a
+    /// newline inside a quoted string stays inside the string (as a
+    /// [`QUOTED_NEWLINE`] token) and an unterminated `/*` is lexed as `/`
+    /// and `*`. The syntax tree uses the default (`false`), which ends a
+    /// string at the newline and a comment at the end of the text, so one
+    /// typo never swallows the rest of the file.
+    pub upstream_compat: bool,
+}
+
+impl Default for LexOptions {
+    fn default() -> Self {
+        LexOptions {
+            start: StartMode::Config,
+            upstream_compat: false,
+        }
+    }
+}
+
+/// Lexes a configuration file or expression.
+///
+/// ```
+/// use hclwright::lexer::tokenize;
+/// use hclwright::SyntaxKind::*;
+/// let lexed = tokenize("a = 1\n");
+/// let kinds: Vec<_> = lexed.tokens.iter().map(|t| t.kind).collect();
+/// assert_eq!(kinds, [IDENT, WHITESPACE, EQ, WHITESPACE, NUMBER, NEWLINE]);
+/// ```
+pub fn tokenize(text: &str) -> Lexed {
+    tokenize_with(text, LexOptions::default())
+}
+
+/// Lexes with explicit options.
+pub fn tokenize_with(text: &str, options: LexOptions) -> Lexed {
+    let mut lexer = Lexer {
+        src: text.as_bytes(),
+        text,
+        pos: 0,
+        tokens: Vec::with_capacity(text.len() / 3 + 4),
+        errors: Vec::new(),
+        modes: Vec::new(),
+        braces: 0,
+        ret_braces: Vec::new(),
+        compat: options.upstream_compat,
+    };
+    if options.start == StartMode::Template {
+        lexer.modes.push(Mode::Bare);
+    }
+    lexer.run();
+    Lexed {
+        tokens: lexer.tokens,
+        errors: lexer.errors,
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// Inside `${ }` / `%{ }`: ordinary expression tokens.
+    Main,
+    /// Inside `"…"`.
+    Quoted,
+    /// Inside a heredoc; the marker is `src[start..start + len]`.
+    Heredoc {
+        marker_start: u32,
+        marker_len: u32,
+        start_of_line: bool,
+    },
+    /// A standalone template.
+    Bare,
+}
+
+struct Lexer<'a> {
+    src: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    tokens: Vec<Token>,
+    errors: Vec<LexError>,
+    modes: Vec<Mode>,
+    braces: i64,
+    ret_braces: Vec<i64>,
+    compat: bool,
+}
+
+/// Byte classes for the main-mode dispatch.
+const C_OTHER: u8 = 0;
+const C_SPACE: u8 = 1;
+const C_IDENT: u8 = 2;
+const C_DIGIT: u8 = 3;
+const C_PUNCT: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut t = [C_OTHER; 256];
+    t[b' ' as usize] = C_SPACE;
+    t[b'\t' as usize] = C_SPACE;
+    let mut c = b'a';
+    while c <= b'z' {
+        t[c as usize] = C_IDENT;
+        t[(c - b'a' + b'A') as usize] = C_IDENT;
+        c += 1;
+    }
+    t[b'_' as usize] = C_IDENT;
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = C_DIGIT;
+        d += 1;
+    }
+    let p = b"{}[]()=!<>+-*/%&|?:.,\"#\n\r~";
+    let mut i = 0;
+    while i < p.len() {
+        t[p[i] as usize] = C_PUNCT;
+        i += 1;
+    }
+    t
+};
+
+/// True for ASCII bytes that continue an identifier (letters, digits, `_`, `-`).
+static IDENT_CONT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = b'a';
+    while c <= b'z' {
+        t[c as usize] = true;
+        t[(c - b'a' + b'A') as usize] = true;
+        c += 1;
+    }
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = true;
+        d += 1;
+    }
+    t[b'_' as usize] = true;
+    t[b'-' as usize] = true;
+    t
+};
+
+impl<'a> Lexer<'a> {
+    fn run(&mut self) {
+        if self.src.starts_with(b"\xEF\xBB\xBF") {
+            self.push(BOM, 3);
+        }
+        while self.pos < self.src.len() {
+            match self.modes.last().copied() {
+                None | Some(Mode::Main) => self.main_token(),
+                Some(Mode::Quoted) => self.quoted_token(),
+                Some(Mode::Heredoc {
+                    marker_start,
+                    marker_len,
+                    start_of_line,
+                }) => self.heredoc_token(marker_start, marker_len, start_of_line),
+                Some(Mode::Bare) => self.bare_token(),
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, kind: SyntaxKind, len: usize) {
+        debug_assert!(len > 0);
+        self.tokens.push(Token {
+            kind,
+            len: len as u32,
+        });
+        self.pos += len;
+    }
+
+    #[inline]
+    fn byte(&self, at: usize) -> u8 {
+        self.src.get(at).copied().unwrap_or(0)
+    }
+
+    fn error(&mut self, offset: usize, len: usize, message: String) {
+        // Merge a run of bad characters into one error.
+        if let Some(last) = self.errors.last_mut()
+            && (last.offset + last.len) as usize == offset
+            && last.message.starts_with("invalid character")
+            && message.starts_with("invalid character")
+        {
+            last.len += len as u32;
+            return;
+        }
+        self.errors.push(LexError {
+            offset: offset as u32,
+            len: len as u32,
+            message,
+        });
+    }
+
+    /// The char starting at `pos` (the text is valid UTF-8 and `pos` is on
+    /// a char boundary).
+    #[inline]
+    fn char_at(&self, pos: usize) -> char {
+        self.text[pos..].chars().next().unwrap_or('\0')
+    }
+
+    fn main_token(&mut self) {
+        let start = self.pos;
+        let b = self.src[start];
+        match CLASS[b as usize] {
+            C_SPACE => {
+                let mut i = start + 1;
+                while i < self.src.len() && (self.src[i] == b' ' || self.src[i] == b'\t') {
+                    i += 1;
+                }
+                self.push(WHITESPACE, i - start);
+            }
+            C_IDENT => {
+                let end = self.ident_end(start + 1);
+                self.push(IDENT, end - start);
+            }
+            C_DIGIT => {
+                let end = self.number_end(start);
+                self.push(NUMBER, end - start);
+            }
+            C_PUNCT => self.punct(start, b),
+            _ => {
+                if b >= 0x80 {
+                    let c = self.char_at(start);
+                    if unicode_ident::is_xid_start(c) {
+                        let end = self.ident_end(start + c.len_utf8());
+                        self.push(IDENT, end - start);
+                        return;
+                    }
+                    self.invalid_char(start, c);
+                } else {
+                    self.invalid_char(start, b as char);
+                }
+            }
+        }
+    }
+
+    fn invalid_char(&mut self, start: usize, c: char) {
+        let len = c.len_utf8();
+        let what = match c {
+            '\u{FEFF}' => {
+                "invalid character: a byte order mark is allowed only at the start".to_string()
+            }
+            '\r' => {
+                "invalid character: a carriage return must be followed by a newline".to_string()
+            }
+            '\'' => "invalid character `'`: strings are written in double quotes".to_string(),
+            ';' => "invalid character `;`: statements are separated by newlines".to_string(),
+            c if c.is_control() => format!("invalid character U+{:04X}", c as u32),
+            c => format!("invalid character `{c}`"),
+        };
+        self.error(start, len, what);
+        self.push(ERROR_TOKEN, len);
+    }
+
+    /// End of an identifier whose continuation starts at `i`.
+    #[inline]
+    fn ident_end(&self, mut i: usize) -> usize {
+        let src = self.src;
+        loop {
+            while i < src.len() && IDENT_CONT[src[i] as usize] {
+                i += 1;
+            }
+            if i < src.len() && src[i] >= 0x80 {
+                let c = self.char_at(i);
+                if unicode_ident::is_xid_continue(c) {
+                    i += c.len_utf8();
+                    continue;
+                }
+            }
+            return i;
+        }
+    }
+
+    /// End of a number literal: a digit, then digits, dots and exponents,
+    /// not ending in a dot (as the upstream scanner does: `1.2.3` is one
+    /// token, which the parser rejects).
+    fn number_end(&self, start: usize) -> usize {
+        let src = self.src;
+        let mut i = start + 1;
+        let mut end = i;
+        loop {
+            match src.get(i) {
+                Some(b'0'..=b'9') => {
+                    i += 1;
+                    end = i;
+                }
+                Some(b'.') => i += 1,
+                Some(b'e' | b'E') => {
+                    let mut j = i + 1;
+                    if matches!(src.get(j), Some(b'+' | b'-')) {
+                        j += 1;
+                    }
+                    if matches!(src.get(j), Some(b'0'..=b'9')) {
+                        i = j + 1;
+                        end = i;
+                    } else {
+                        return end;
+                    }
+                }
+                _ => return end,
+            }
+        }
+    }
+
+    fn punct(&mut self, start: usize, b: u8) {
+        let next = self.byte(start + 1);
+        let (kind, len) = match b {
+            b'\n' => (NEWLINE, 1),
+            b'\r' => {
+                if next == b'\n' {
+                    (NEWLINE, 2)
+                } else {
+                    self.invalid_char(start, '\r');
+                    return;
+                }
+            }
+            b'{' => {
+                self.braces += 1;
+                (L_BRACE, 1)
+            }
+            b'}' => {
+                if self.ret_braces.last() == Some(&self.braces) {
+                    self.ret_braces.pop();
+                    self.braces -= 1;
+                    self.push(TEMPLATE_SEQ_END, 1);
+                    self.modes.pop();
+                    return;
+                }
+                self.braces -= 1;
+                (R_BRACE, 1)
+            }
+            b'~' => {
+                if next == b'}' {
+                    // Upstream emits a sequence end even when no sequence is
+                    // open, so that the parser reports the misuse.
+                    let closes = self.ret_braces.last() == Some(&self.braces);
+                    self.braces -= 1;
+                    self.push(TEMPLATE_SEQ_END, 2);
+                    if closes {
+                        self.ret_braces.pop();
+                        self.modes.pop();
+                    }
+                    return;
+                }
+                self.invalid_char(start, '~');
+                return;
+            }
+            b'[' => (L_BRACK, 1),
+            b']' => (R_BRACK, 1),
+            b'(' => (L_PAREN, 1),
+            b')' => (R_PAREN, 1),
+            b'=' => match next {
+                b'=' => (EQ2, 2),
+                b'>' => (FAT_ARROW, 2),
+                _ => (EQ, 1),
+            },
+            b'!' => {
+                if next == b'=' {
+                    (NEQ, 2)
+                } else {
+                    (BANG, 1)
+                }
+            }
+            b'<' => {
+                if next == b'=' {
+                    (LTEQ, 2)
+                } else if next == b'<' {
+                    if let Some(len) = self.heredoc_opener(start) {
+                        return self.begin_heredoc(start, len);
+                    }
+                    (LT, 1)
+                } else {
+                    (LT, 1)
+                }
+            }
+            b'>' => {
+                if next == b'=' {
+                    (GTEQ, 2)
+                } else {
+                    (GT, 1)
+                }
+            }
+            b'+' => (PLUS, 1),
+            b'-' => (MINUS, 1),
+            b'*' => (STAR, 1),
+            b'%' => (PERCENT, 1),
+            b'?' => (QUESTION, 1),
+            b',' => (COMMA, 1),
+            b'&' => {
+                if next == b'&' {
+                    (AMP2, 2)
+                } else {
+                    self.invalid_char(start, '&');
+                    return;
+                }
+            }
+            b'|' => {
+                if next == b'|' {
+                    (PIPE2, 2)
+                } else {
+                    self.invalid_char(start, '|');
+                    return;
+                }
+            }
+            b':' => {
+                if next == b':' {
+                    (COLON2, 2)
+                } else {
+                    (COLON, 1)
+                }
+            }
+            b'.' => {
+                if next == b'.' && self.byte(start + 2) == b'.' {
+                    (ELLIPSIS, 3)
+                } else {
+                    (DOT, 1)
+                }
+            }
+            b'#' => (COMMENT, self.line_comment_len(start)),
+            b'/' => match next {
+                b'/' => (COMMENT, self.line_comment_len(start)),
+                b'*' => match find(&self.src[start + 2..], b"*/") {
+                    Some(at) => (COMMENT, at + 4),
+                    None if self.compat => (SLASH, 1),
+                    None => {
+                        let len = self.src.len() - start;
+                        self.error(
+                            start,
+                            2,
+                            "unterminated comment: expected `*/` before the end of the file"
+                                .to_string(),
+                        );
+                        (COMMENT, len)
+                    }
+                },
+                _ => (SLASH, 1),
+            },
+            b'"' => {
+                self.push(OPEN_QUOTE, 1);
+                self.modes.push(Mode::Quoted);
+                return;
+            }
+            _ => unreachable!("byte {b} is not punctuation"),
+        };
+        self.push(kind, len);
+    }
+
+    /// Length of a `#` or `//` comment, up to (not including) the newline.
+    fn line_comment_len(&self, start: usize) -> usize {
+        let rest = &self.src[start..];
+        match memchr(b'\n', rest) {
+            Some(nl) if nl > 0 && rest[nl - 1] == b'\r' => nl - 1,
+            Some(nl) => nl,
+            None => rest.len(),
+        }
+    }
+
+    /// If `<<` at `start` opens a heredoc (`<<ID` or `<<-ID` then a
+    /// newline), the opener's length including the newline.
+    fn heredoc_opener(&self, start: usize) -> Option<usize> {
+        let mut i = start + 2;
+        if self.byte(i) == b'-' {
+            i += 1;
+        }
+        let first = self.byte(i);
+        let id_start = i;
+        if first.is_ascii_alphabetic() || first == b'_' {
+            i += 1;
+        } else if first >= 0x80 {
+            let c = self.char_at(i);
+            if !unicode_ident::is_xid_start(c) {
+                return None;
+            }
+            i += c.len_utf8();
+        } else {
+            return None;
+        }
+        i = self.ident_end(i);
+        debug_assert!(i > id_start);
+        match (self.byte(i), self.byte(i + 1)) {
+            (b'\n', _) => Some(i + 1 - start),
+            (b'\r', b'\n') => Some(i + 2 - start),
+            _ => None,
+        }
+    }
+
+    fn begin_heredoc(&mut self, start: usize, len: usize) {
+        let mut marker_start = start + 2;
+        if self.src[marker_start] == b'-' {
+            marker_start += 1;
+        }
+        let mut marker_end = start + len - 1;
+        if self.src[marker_end - 1] == b'\r' {
+            marker_end -= 1;
+        }
+        self.push(HEREDOC_START, len);
+        self.modes.push(Mode::Heredoc {
+            marker_start: marker_start as u32,
+            marker_len: (marker_end - marker_start) as u32,
+            start_of_line: true,
+        });
+    }
+
+    fn begin_sequence(&mut self, kind: SyntaxKind) {
+        let len = if self.byte(self.pos + 2) == b'~' {
+            3
+        } else {
+            2
+        };
+        self.push(kind, len);
+        self.braces += 1;
+        self.ret_braces.push(self.braces);
+        if let Some(Mode::Heredoc { start_of_line, .. }) = self.modes.last_mut() {
+            *start_of_line = false;
+        }
+        self.modes.push(Mode::Main);
+    }
+
+    /// Template sequence starts (`${`, `%{`) at `i`, if any.
+    #[inline]
+    fn sequence_at(&self, i: usize) -> Option<SyntaxKind> {
+        match (self.byte(i), self.byte(i + 1)) {
+            (b'$', b'{') => Some(INTERP_START),
+            (b'%', b'{') => Some(DIRECTIVE_START),
+            _ => None,
+        }
+    }
+
+    fn quoted_token(&mut self) {
+        let start = self.pos;
+        let src = self.src;
+        match src[start] {
+            b'"' => {
+                self.push(CLOSE_QUOTE, 1);
+                self.modes.pop();
+                return;
+            }
+            b'\n' | b'\r' => {
+                if self.compat {
+                    let mut i = start + 1;
+                    while i < src.len() && matches!(src[i], b'\n' | b'\r') {
+                        i += 1;
+                    }
+                    self.push(QUOTED_NEWLINE, i - start);
+                } else {
+                    // The string is unterminated: leave it, and let the
+                    // newline end the line as usual. The parser reports the
+                    // missing quote.
+                    self.modes.pop();
+                }
+                return;
+            }
+            _ => {}
+        }
+        if let Some(kind) = self.sequence_at(start) {
+            return self.begin_sequence(kind);
+        }
+        let mut i = start;
+        while i < src.len() {
+            match src[i] {
+                b'"' | b'\n' | b'\r' => break,
+                b'\\' => {
+                    // An escape: the backslash and the next char (not a
+                    // newline) belong together; the parser checks them.
+                    i += 1;
+                    if i < src.len() && !matches!(src[i], b'\n' | b'\r') {
+                        i += utf8_len(src[i]);
+                    }
+                }
+                b'$' | b'%' => {
+                    let c = src[i];
+                    if self.byte(i + 1) == b'{' {
+                        break;
+                    }
+                    if self.byte(i + 1) == c && self.byte(i + 2) == b'{' {
+                        i += 3; // `$${` or `%%{`: an escaped sequence start
+                    } else {
+                        i += 1;
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        self.push(TEMPLATE_LITERAL, i - start);
+    }
+
+    /// Scans literal template text from `start` until a sequence start or
+    /// (inclusive) a newline. Returns the end and whether it ended after a
+    /// newline.
+    fn literal_line_end(&self, start: usize) -> (usize, bool) {
+        let src = self.src;
+        let mut i = start;
+        while i < src.len() {
+            match src[i] {
+                b'\n' => return (i + 1, true),
+                b'$' | b'%' => {
+                    let c = src[i];
+                    if self.byte(i + 1) == b'{' {
+                        return (i, false);
+                    }
+                    if self.byte(i + 1) == c && self.byte(i + 2) == b'{' {
+                        i += 3;
+                    } else {
+                        i += 1;
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        (i, false)
+    }
+
+    fn heredoc_token(&mut self, marker_start: u32, marker_len: u32, start_of_line: bool) {
+        let start = self.pos;
+        if start_of_line {
+            let rest = &self.src[start..];
+            if let Some(nl) = memchr(b'\n', rest) {
+                let line = &self.text[start..start + nl];
+                let marker =
+                    &self.text[marker_start as usize..marker_start as usize + marker_len as usize];
+                if line.trim() == marker {
+                    let content = if line.ends_with('\r') { nl - 1 } else { nl };
+                    self.push(HEREDOC_END, content);
+                    self.push(NEWLINE, nl + 1 - content);
+                    self.modes.pop();
+                    return;
+                }
+            }
+        }
+        if let Some(kind) = self.sequence_at(start) {
+            return self.begin_sequence(kind);
+        }
+        let (end, at_newline) = self.literal_line_end(start);
+        self.push(TEMPLATE_LITERAL, end - start);
+        if let Some(Mode::Heredoc { start_of_line, .. }) = self.modes.last_mut() {
+            *start_of_line = at_newline;
+        }
+    }
+
+    fn bare_token(&mut self) {
+        let start = self.pos;
+        if let Some(kind) = self.sequence_at(start) {
+            return self.begin_sequence(kind);
+        }
+        let (end, _) = self.literal_line_end(start);
+        self.push(TEMPLATE_LITERAL, end - start);
+    }
+}
+
+#[inline]
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+#[inline]
+fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
+    haystack.iter().position(|&b| b == needle)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(SyntaxKind, &str)> {
+        let lexed = tokenize(text);
+        let mut pos = 0;
+        lexed
+            .tokens
+            .iter()
+            .map(|t| {
+                let s = &text[pos..pos + t.len as usize];
+                pos += t.len as usize;
+                (t.kind, s)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn numbers_follow_upstream() {
+        assert_eq!(kinds("1.5e+3"), [(NUMBER, "1.5e+3")]);
+        assert_eq!(kinds("1.2.3"), [(NUMBER, "1.2.3")]);
+        assert_eq!(kinds("1."), [(NUMBER, "1"), (DOT, ".")]);
+        assert_eq!(kinds("1e"), [(NUMBER, "1"), (IDENT, "e")]);
+    }
+
+    #[test]
+    fn heredoc_with_interpolation_and_crlf() {
+        let toks = kinds("a = <<-EOT\r\n  x ${y}\r\n  EOT\r\n");
+        assert_eq!(
+            toks,
+            [
+                (IDENT, "a"),
+                (WHITESPACE, " "),
+                (EQ, "="),
+                (WHITESPACE, " "),
+                (HEREDOC_START, "<<-EOT\r\n"),
+                (TEMPLATE_LITERAL, "  x "),
+                (INTERP_START, "${"),
+                (IDENT, "y"),
+                (TEMPLATE_SEQ_END, "}"),
+                (TEMPLATE_LITERAL, "\r\n"),
+                (HEREDOC_END, "  EOT"),
+                (NEWLINE, "\r\n"),
+            ]
+        );
+    }
+
+    #[test]
+    fn nested_template_braces() {
+        let toks = kinds(r#""${ {a = "${b}"} }""#);
+        let ks: Vec<_> = toks.iter().map(|t| t.0).collect();
+        assert_eq!(
+            ks,
+            [
+                OPEN_QUOTE,
+                INTERP_START,
+                WHITESPACE,
+                L_BRACE,
+                IDENT,
+                WHITESPACE,
+                EQ,
+                WHITESPACE,
+                OPEN_QUOTE,
+                INTERP_START,
+                IDENT,
+                TEMPLATE_SEQ_END,
+                CLOSE_QUOTE,
+                R_BRACE,
+                WHITESPACE,
+                TEMPLATE_SEQ_END,
+                CLOSE_QUOTE
+            ]
+        );
+    }
+
+    #[test]
+    fn escapes_stay_literal() {
+        assert_eq!(
+            kinds(r#""$${x} %%{y} \" \\""#),
+            [
+                (OPEN_QUOTE, "\""),
+                (TEMPLATE_LITERAL, r#"$${x} %%{y} \" \\"#),
+                (CLOSE_QUOTE, "\"")
+            ]
+        );
+    }
+
+    #[test]
+    fn unterminated_string_ends_at_newline() {
+        let toks = kinds("a = \"abc\nb = 1\n");
+        assert_eq!(toks[5], (TEMPLATE_LITERAL, "abc"));
+        assert_eq!(toks[6], (NEWLINE, "\n"));
+        assert_eq!(toks[7], (IDENT, "b"));
+    }
+
+    #[test]
+    fn compat_mode_keeps_string_open() {
+        let lexed = tokenize_with(
+            "\"a\nb\"",
+            LexOptions {
+                upstream_compat: true,
+                ..LexOptions::default()
+            },
+        );
+        let ks: Vec<_> = lexed.tokens.iter().map(|t| t.kind).collect();
+        assert_eq!(
+            ks,
+            [
+                OPEN_QUOTE,
+                TEMPLATE_LITERAL,
+                QUOTED_NEWLINE,
+                TEMPLATE_LITERAL,
+                CLOSE_QUOTE
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_characters_are_error_tokens() {
+        let lexed = tokenize("a = @@\n");
+        assert_eq!(lexed.errors.len(), 1);
+        assert_eq!(lexed.errors[0].len, 2);
+        assert_eq!(lexed.tokens[4].kind, ERROR_TOKEN);
+    }
+
+    #[test]
+    fn comments_exclude_newline() {
+        assert_eq!(
+            kinds("# a\r\n/* b */// c"),
+            [
+                (COMMENT, "# a"),
+                (NEWLINE, "\r\n"),
+                (COMMENT, "/* b */"),
+                (COMMENT, "// c")
+            ]
+        );
+    }
+}

@@ -1,0 +1,101 @@
+//! # hclwright
+//!
+//! Lossless parsing, editing and formatting of HCL (Terraform, Packer,
+//! Nomad, Terragrunt, Vault configuration) that never disturbs a byte you
+//! did not ask to change.
+//!
+//! ```
+//! let text = "variable \"region\" {\n  default = \"eu-west-1\" # keep me\n}\n";
+//! let parse = hclwright::parse(text);
+//! assert!(parse.errors().is_empty());
+//! // The tree holds every byte: printing it gives the input back.
+//! assert_eq!(parse.syntax().to_string(), text);
+//! ```
+//!
+//! Parsing never fails: broken input still gives a complete tree, with the
+//! problems listed by [`Parse::errors`].
+//!
+//! ```
+//! let parse = hclwright::parse("a = \nb = [1, 2\n");
+//! assert_eq!(parse.syntax().to_string(), "a = \nb = [1, 2\n");
+//! for e in parse.errors() {
+//!     println!("{}:{}: {}", e.line, e.column, e.message);
+//! }
+//! assert_eq!(parse.errors().len(), 2);
+//! ```
+#![warn(missing_docs)]
+
+pub mod ast;
+pub mod lexer;
+mod parse;
+mod parser;
+mod syntax_error;
+mod syntax_kind;
+
+pub use parse::Parse;
+pub use parser::MAX_DEPTH;
+pub use syntax_error::{SyntaxError, line_col};
+pub use syntax_kind::{
+    HclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxNodeChildren, SyntaxToken,
+};
+pub use text_size::{TextRange, TextSize};
+
+use parser::Entry;
+
+/// Parses a configuration file (a body of attributes and blocks).
+pub fn parse(text: &str) -> Parse {
+    Parse::new(text, Entry::File)
+}
+
+/// Parses a standalone expression, such as `var.a + 1`. Newlines are
+/// insignificant, as inside parentheses.
+///
+/// ```
+/// let parse = hclwright::parse_expr("var.a[count.index].name");
+/// assert!(parse.errors().is_empty());
+/// ```
+pub fn parse_expr(text: &str) -> Parse {
+    Parse::new(text, Entry::Expr)
+}
+
+/// Parses a standalone template (text with `${ }` interpolations and
+/// `%{ }` directives, without surrounding quotes).
+///
+/// ```
+/// let parse = hclwright::parse_template("Hello, ${name}!%{ if admin } (admin)%{ endif }");
+/// assert!(parse.errors().is_empty());
+/// ```
+pub fn parse_template(text: &str) -> Parse {
+    Parse::new(text, Entry::Template)
+}
+
+/// A readable dump of a tree: one line per node or token, indented by
+/// depth, with kinds, byte ranges and token texts.
+pub fn debug_tree(node: &SyntaxNode) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for event in node.preorder_with_tokens() {
+        match event {
+            rowan::WalkEvent::Enter(element) => {
+                let range = element.text_range();
+                let _ = write!(
+                    out,
+                    "{:indent$}{:?}@{}..{}",
+                    "",
+                    element.kind(),
+                    u32::from(range.start()),
+                    u32::from(range.end()),
+                    indent = depth * 2
+                );
+                if let rowan::NodeOrToken::Token(t) = &element {
+                    let _ = write!(out, " {:?}", t.text());
+                }
+                out.push('\n');
+                depth += 1;
+            }
+            rowan::WalkEvent::Leave(_) => depth -= 1,
+        }
+    }
+    out
+}

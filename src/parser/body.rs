@@ -1,0 +1,405 @@
+//! The structural language: bodies, attributes, blocks, labels.
+
+use std::collections::HashMap;
+
+use text_size::TextRange;
+
+use super::{Parser, expr, template};
+use crate::syntax_kind::SyntaxKind::*;
+
+/// `ConfigFile = Body`, with an optional byte order mark first.
+pub(super) fn file(p: &mut Parser) {
+    p.start_raw(CONFIG_FILE);
+    if p.raw(p.pos) == Some(BOM) {
+        p.bump_raw();
+    }
+    p.start_raw(BODY);
+    body_items(p, false);
+    while p.pos < p.tokens.len() {
+        p.bump_raw();
+    }
+    p.finish();
+    p.finish();
+}
+
+/// Parses body items until the end of the text or, inside a block, a `}`
+/// (left in place for the block).
+fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
+    let saved = p.nl_significant;
+    p.nl_significant = true;
+    let mut seen: HashMap<&'t str, TextRange> = HashMap::new();
+    loop {
+        if !at_line_start(p) {
+            place_same_line_trivia(p);
+            if p.raw(p.pos) == Some(NEWLINE) {
+                p.bump_raw();
+                continue;
+            }
+        }
+        skip_detached_lines(p, in_block);
+        let first = first_content(p);
+        match p.raw(first) {
+            None => {
+                while p.pos < p.tokens.len() {
+                    p.bump_raw();
+                }
+                break;
+            }
+            Some(R_BRACE) if in_block => break,
+            Some(IDENT) => {
+                if let Some((name, range)) = item(p, in_block) {
+                    if let Some(first_range) = seen.get(name) {
+                        let (line, col) =
+                            crate::syntax_error::line_col(p.text, first_range.start());
+                        p.error_at(
+                            range,
+                            format!(
+                                "attribute `{name}` redefined: it was already set at {line}:{col}; each attribute may be set only once"
+                            ),
+                        );
+                        p.error_at(
+                            *first_range,
+                            format!("attribute `{name}` first set here, and set again later"),
+                        );
+                    } else {
+                        seen.insert(name, range);
+                    }
+                }
+            }
+            Some(kind) => {
+                while p.pos < first {
+                    p.bump_raw();
+                }
+                let message = if kind == OPEN_QUOTE {
+                    "expected an attribute or block, found a string: attribute names must not be quoted".to_string()
+                } else {
+                    format!(
+                        "expected an attribute or block, found {}",
+                        p.describe_current()
+                    )
+                };
+                let range = p.current_range();
+                p.error_at(range, message);
+                junk_line(p, in_block);
+            }
+        }
+    }
+    p.nl_significant = saved;
+}
+
+/// Wraps the rest of a line that starts with junk in an `ERROR` node
+/// (always at least one token), then places the newline.
+fn junk_line(p: &mut Parser, in_block: bool) {
+    p.start(ERROR);
+    let mut balance = super::bracket_balance(p.current().unwrap_or(NEWLINE)).max(0);
+    p.bump();
+    loop {
+        let Some(kind) = p.current() else { break };
+        let v = super::bracket_balance(kind);
+        if balance <= 0 && (kind == NEWLINE || (in_block && kind == R_BRACE)) {
+            break;
+        }
+        if v < 0 && balance <= 0 && in_block {
+            break;
+        }
+        balance = (balance + v).max(0);
+        p.bump();
+    }
+    p.finish();
+    p.eat(NEWLINE);
+}
+
+fn at_line_start(p: &Parser) -> bool {
+    p.pos == 0 || matches!(p.raw(p.pos - 1), Some(NEWLINE | BOM | HEREDOC_START))
+}
+
+/// Places whitespace and comments up to (not including) a newline.
+fn place_same_line_trivia(p: &mut Parser) {
+    while matches!(p.raw(p.pos), Some(WHITESPACE | COMMENT)) {
+        p.bump_raw();
+    }
+}
+
+/// Index of the first raw token from `pos` that is not whitespace, a
+/// comment or a newline.
+fn first_content(p: &Parser) -> usize {
+    let mut i = p.pos;
+    while matches!(p.raw(i), Some(WHITESPACE | COMMENT | NEWLINE)) {
+        i += 1;
+    }
+    i
+}
+
+/// At a line start, places blank lines and comment lines that are not
+/// directly above an item (a blank line, the end of the body or the end of
+/// the text follows them) as children of the current node. Stops before the
+/// first line that starts an item, possibly preceded by its comment lines.
+pub(super) fn skip_detached_lines(p: &mut Parser, in_block: bool) {
+    loop {
+        let mut i = p.pos;
+        while p.raw(i) == Some(WHITESPACE) {
+            i += 1;
+        }
+        match p.raw(i) {
+            None => {
+                while p.pos < i {
+                    p.bump_raw();
+                }
+                return;
+            }
+            Some(NEWLINE) => {
+                while p.pos <= i {
+                    p.bump_raw();
+                }
+            }
+            Some(COMMENT) => {
+                // A run of comment-only lines.
+                let mut j = p.pos;
+                let mut run_end = p.pos;
+                loop {
+                    let mut k = j;
+                    while p.raw(k) == Some(WHITESPACE) {
+                        k += 1;
+                    }
+                    if p.raw(k) != Some(COMMENT) {
+                        break;
+                    }
+                    while matches!(p.raw(k), Some(WHITESPACE | COMMENT)) {
+                        k += 1;
+                    }
+                    match p.raw(k) {
+                        Some(NEWLINE) => {
+                            j = k + 1;
+                            run_end = j;
+                        }
+                        None => {
+                            run_end = k;
+                            break;
+                        }
+                        // Comments followed by content on the same line:
+                        // that line is the item's line.
+                        Some(_) => break,
+                    }
+                }
+                if run_end == p.pos {
+                    return; // the comment leads an item on its own line
+                }
+                let mut k = run_end;
+                while p.raw(k) == Some(WHITESPACE) {
+                    k += 1;
+                }
+                let attached = match p.raw(k) {
+                    Some(IDENT) => true,
+                    Some(COMMENT) => true, // `/* x */ name = …`
+                    _ => false,
+                };
+                let _ = in_block;
+                if attached {
+                    return;
+                }
+                while p.pos < run_end {
+                    p.bump_raw();
+                }
+            }
+            Some(_) => return,
+        }
+    }
+}
+
+/// Parses an attribute or block whose name is the next content token.
+/// Returns the attribute's name and name range for the redefinition check.
+fn item<'t>(p: &mut Parser<'t>, in_block: bool) -> Option<(&'t str, TextRange)> {
+    let cp = p.builder.checkpoint();
+    // Leading indentation and comment lines belong to the item.
+    while matches!(p.raw(p.pos), Some(WHITESPACE | COMMENT | NEWLINE)) {
+        p.bump_raw();
+    }
+    let name_index = p.pos;
+    let name = p.text_at(name_index);
+    let name_range = p.token_range(name_index);
+    p.bump_raw();
+    match p.current() {
+        Some(EQ) => {
+            p.start_at(cp, ATTRIBUTE);
+            attribute_rest(p);
+            line_end(p, in_block, "the attribute");
+            p.finish();
+            Some((name, name_range))
+        }
+        Some(IDENT | OPEN_QUOTE | L_BRACE) => {
+            p.start_at(cp, BLOCK);
+            block_rest(p, name, name_range);
+            p.finish();
+            None
+        }
+        _ => {
+            p.start_at(cp, ERROR);
+            p.error_expected(&format!("`=` or `{{` after `{name}`"));
+            let stop: &[_] = if in_block { &[R_BRACE] } else { &[] };
+            p.recover_line(stop);
+            p.eat(NEWLINE);
+            p.finish();
+            None
+        }
+    }
+}
+
+/// `= expr`, after the name.
+fn attribute_rest(p: &mut Parser) {
+    p.bump(); // `=`
+    if !expr::expr_opt(p) {
+        p.error_expected("an expression after `=`");
+    }
+}
+
+/// After an attribute or a block's `}`: the same-line comment and the newline.
+fn line_end(p: &mut Parser, in_block: bool, what: &str) {
+    match p.current() {
+        Some(NEWLINE) => p.bump(),
+        None => p.flush_trivia(),
+        Some(R_BRACE) if in_block => {
+            p.error_expected(&format!("a newline after {what}"));
+        }
+        Some(kind) => {
+            if kind == COMMA {
+                let range = p.current_range();
+                p.error_at(
+                    range,
+                    format!(
+                        "expected a newline after {what}, found `,`: attributes are separated by newlines, not commas"
+                    ),
+                );
+            } else {
+                p.error_expected(&format!("a newline after {what}"));
+            }
+            let stop: &[_] = if in_block { &[R_BRACE] } else { &[] };
+            p.recover_line(stop);
+            p.eat(NEWLINE);
+        }
+    }
+}
+
+/// Labels, `{`, body, `}` and newline, after the block type.
+fn block_rest(p: &mut Parser, name: &str, name_range: TextRange) {
+    while matches!(p.current(), Some(IDENT | OPEN_QUOTE)) {
+        label(p);
+    }
+    if !p.at(L_BRACE) {
+        p.error_expected(&format!("`{{` to open the block `{name}`"));
+        p.recover_line(&[]);
+        p.eat(NEWLINE);
+        return;
+    }
+    p.bump();
+    if p.depth >= super::MAX_DEPTH {
+        let range = p.current_range();
+        p.error_at(
+            range,
+            format!("nesting is too deep: more than {} levels", super::MAX_DEPTH),
+        );
+        p.start(ERROR);
+        let mut balance = 1i64;
+        while let Some(kind) = p.raw(p.pos) {
+            balance += super::bracket_balance(kind);
+            if balance <= 0 {
+                break;
+            }
+            p.bump_raw();
+        }
+        p.finish();
+        p.eat(R_BRACE);
+        line_end(p, true, "the block");
+        return;
+    }
+    p.depth += 1;
+    match p.current() {
+        Some(NEWLINE) => {
+            p.bump();
+            p.start_raw(BODY);
+            body_items(p, true);
+            p.finish();
+            if !p.eat(R_BRACE) {
+                let (line, col) = crate::syntax_error::line_col(p.text, name_range.start());
+                p.error_expected(&format!(
+                    "`}}` to close the block `{name}` opened at {line}:{col}"
+                ));
+            }
+        }
+        Some(R_BRACE) => p.bump(),
+        Some(IDENT) => one_line_body(p),
+        None => p.error_expected(&format!("a newline or `}}` after `{{` of `{name}`")),
+        Some(_) => {
+            p.error_expected(&format!(
+                "a newline, an attribute or `}}` after `{{` of `{name}`"
+            ));
+            p.recover_line(&[R_BRACE]);
+            if p.at(NEWLINE) {
+                p.bump();
+                p.start_raw(BODY);
+                body_items(p, true);
+                p.finish();
+            }
+            p.expect(R_BRACE, &format!("`}}` to close the block `{name}`"));
+        }
+    }
+    p.depth -= 1;
+    line_end(p, false, "the block");
+}
+
+/// `{ name = expr }`: a single-line block holds at most one attribute.
+fn one_line_body(p: &mut Parser) {
+    p.start(BODY);
+    let cp = p.checkpoint();
+    let name = p.nth_text(0);
+    p.bump(); // name
+    if p.at(EQ) {
+        p.start_at(cp, ATTRIBUTE);
+        attribute_rest(p);
+        p.finish();
+    } else {
+        p.start_at(cp, ERROR);
+        if matches!(p.current(), Some(IDENT | OPEN_QUOTE | L_BRACE)) {
+            let range = p.current_range();
+            p.error_at(
+                range,
+                format!("a single-line block cannot contain a nested block (`{name}`)"),
+            );
+        } else {
+            p.error_expected(&format!("`=` after `{name}`"));
+        }
+        p.recover_line(&[R_BRACE]);
+        p.finish();
+    }
+    match p.current() {
+        Some(R_BRACE) => {
+            p.finish();
+            p.bump();
+        }
+        Some(NEWLINE) => {
+            p.error_expected("`}` right after the argument of a single-line block");
+            // Recover by reading the rest as an ordinary block body.
+            p.bump();
+            body_items(p, true);
+            p.finish();
+            p.expect(R_BRACE, "`}` to close the block");
+        }
+        _ => {
+            p.error_expected("`}`: a single-line block can contain only one argument");
+            p.recover_line(&[R_BRACE]);
+            p.finish();
+            p.expect(R_BRACE, "`}` to close the block");
+        }
+    }
+}
+
+/// A block label: an identifier or a quoted string without template
+/// sequences.
+fn label(p: &mut Parser) {
+    p.start(BLOCK_LABEL);
+    if p.at(IDENT) {
+        p.bump();
+    } else {
+        template::quoted_label(p);
+    }
+    p.finish();
+}

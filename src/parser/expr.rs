@@ -1,0 +1,652 @@
+//! The expression language: operators by precedence, terms, postfix
+//! chains, collections, `for` expressions and function calls.
+
+use super::{MAX_DEPTH, Parser, body, bracket_balance, template};
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+/// How long a postfix or operator chain may grow (each link nests the tree
+/// one level deeper).
+const MAX_CHAIN: u32 = 4 * MAX_DEPTH;
+
+/// Entry point for a standalone expression: newlines are insignificant, as
+/// if the expression were in parentheses.
+pub(super) fn expr_root(p: &mut Parser) {
+    p.start_raw(EXPR_ROOT);
+    p.nl_significant = false;
+    if p.at_end() {
+        p.error_expected("an expression");
+    } else {
+        expr(p, "an expression");
+    }
+    p.flush_trivia();
+    p.bump_rest_as_error("unexpected text after the expression");
+    p.finish();
+}
+
+/// Parses an expression, or reports that `what` was expected.
+pub(super) fn expr(p: &mut Parser, what: &str) -> bool {
+    if expr_opt(p) {
+        true
+    } else {
+        p.error_expected(what);
+        false
+    }
+}
+
+fn can_start_expr(kind: Option<SyntaxKind>) -> bool {
+    matches!(
+        kind,
+        Some(
+            NUMBER
+                | IDENT
+                | OPEN_QUOTE
+                | HEREDOC_START
+                | L_PAREN
+                | L_BRACK
+                | L_BRACE
+                | MINUS
+                | BANG
+        )
+    )
+}
+
+/// Parses an expression if one starts here; `false` (nothing consumed) if not.
+pub(super) fn expr_opt(p: &mut Parser) -> bool {
+    if !can_start_expr(p.current()) {
+        return false;
+    }
+    if p.too_deep() {
+        return true;
+    }
+    p.depth += 1;
+    let cp = p.checkpoint();
+    binary(p, 1);
+    if p.at(QUESTION) {
+        p.start_at(cp, CONDITIONAL);
+        p.bump();
+        expr(p, "an expression after `?`");
+        if p.expect(COLON, "`:` in the conditional expression") {
+            expr(p, "an expression after `:`");
+        }
+        p.finish();
+    }
+    p.depth -= 1;
+    true
+}
+
+fn precedence(kind: SyntaxKind) -> u8 {
+    match kind {
+        PIPE2 => 1,
+        AMP2 => 2,
+        EQ2 | NEQ => 3,
+        GT | GTEQ | LT | LTEQ => 4,
+        PLUS | MINUS => 5,
+        STAR | SLASH | PERCENT => 6,
+        _ => 0,
+    }
+}
+
+/// Binary operators with precedence at least `min`, left-associative.
+fn binary(p: &mut Parser, min: u8) {
+    let cp = p.checkpoint();
+    unary(p);
+    let mut links = 0u32;
+    loop {
+        let Some(op) = p.current() else { break };
+        let prec = precedence(op);
+        if prec == 0 || prec < min {
+            break;
+        }
+        if p.depth + links >= MAX_CHAIN {
+            let range = p.current_range();
+            p.error_at(range, "expression is too long: too many chained operators");
+            break;
+        }
+        p.start_at(cp, BINARY);
+        p.bump();
+        if can_start_expr(p.current()) {
+            binary(p, prec + 1);
+        } else {
+            p.error_expected("an operand after the operator");
+        }
+        p.finish();
+        links += 1;
+    }
+}
+
+fn unary(p: &mut Parser) {
+    if matches!(p.current(), Some(MINUS | BANG)) {
+        if p.too_deep() {
+            return;
+        }
+        p.depth += 1;
+        p.start(UNARY);
+        p.bump();
+        if can_start_expr(p.current()) {
+            unary(p);
+        } else {
+            p.error_expected("an operand after the unary operator");
+        }
+        p.finish();
+        p.depth -= 1;
+    } else {
+        postfix(p);
+    }
+}
+
+/// A term and its `.attr`, `[index]`, `.0`, `.*` and `[*]` suffixes.
+fn postfix(p: &mut Parser) {
+    let cp = p.checkpoint();
+    if !primary(p) {
+        return;
+    }
+    let mut links = 0u32;
+    loop {
+        let kind = match p.current() {
+            Some(DOT) => match p.nth(1) {
+                Some(IDENT) => GET_ATTR,
+                Some(NUMBER) => INDEX,
+                Some(STAR) => SPLAT,
+                _ => {
+                    p.start_at(cp, GET_ATTR);
+                    p.bump();
+                    p.error_expected("an attribute name after `.`");
+                    p.finish();
+                    break;
+                }
+            },
+            Some(L_BRACK) => {
+                let star = p.with_newlines(false, |p| {
+                    p.nth(1) == Some(STAR) && p.nth(2) == Some(R_BRACK)
+                });
+                if star { SPLAT } else { INDEX }
+            }
+            _ => break,
+        };
+        if p.depth + links >= MAX_CHAIN {
+            let range = p.current_range();
+            p.error_at(range, "expression is too long: too many chained traversals");
+            break;
+        }
+        p.start_at(cp, kind);
+        if p.at(DOT) {
+            p.bump();
+            if p.at(NUMBER) {
+                let text = p.nth_text(0);
+                if !text.bytes().all(|b| b.is_ascii_digit()) {
+                    let range = p.current_range();
+                    p.error_at(
+                        range,
+                        format!(
+                            "invalid legacy index `.{text}`: only a whole number may follow `.`; write `[{}]` instead",
+                            text.replace('.', "][")
+                        ),
+                    );
+                }
+            }
+            p.bump(); // name, number or `*`
+        } else {
+            p.bump(); // `[`
+            p.with_newlines(false, |p| {
+                if kind == SPLAT {
+                    p.bump(); // `*`
+                } else {
+                    expr(p, "an index expression");
+                }
+                if !p.eat(R_BRACK) {
+                    p.error_expected("`]` to close the index");
+                    if recover_in_list(p, &[R_BRACK]) {
+                        p.bump();
+                    }
+                }
+            });
+        }
+        p.finish();
+        links += 1;
+    }
+}
+
+/// A term without suffixes. `false` if none starts here.
+fn primary(p: &mut Parser) -> bool {
+    match p.current() {
+        Some(NUMBER) => {
+            let text = p.nth_text(0);
+            if !valid_number(text) {
+                let range = p.current_range();
+                p.error_at(range, format!("invalid number literal `{text}`"));
+            }
+            p.start(LITERAL);
+            p.bump();
+            p.finish();
+        }
+        Some(IDENT) => {
+            let text = p.nth_text(0);
+            if matches!(text, "true" | "false" | "null") {
+                p.start(LITERAL);
+                p.bump();
+                p.finish();
+            } else if matches!(p.nth(1), Some(L_PAREN | COLON2)) {
+                function_call(p);
+            } else {
+                p.start(VARIABLE);
+                p.bump();
+                p.finish();
+            }
+        }
+        Some(OPEN_QUOTE) => template::quoted(p),
+        Some(HEREDOC_START) => template::heredoc(p),
+        Some(L_PAREN) => {
+            p.start(PAREN);
+            p.bump();
+            p.with_newlines(false, |p| {
+                expr(p, "an expression after `(`");
+                if !p.eat(R_PAREN) {
+                    p.error_expected("`)`");
+                    if recover_in_list(p, &[R_PAREN]) {
+                        p.bump();
+                    }
+                }
+            });
+            p.finish();
+        }
+        Some(L_BRACK) => {
+            if p.with_newlines(false, |p| p.nth(1) == Some(IDENT) && p.nth_text(1) == "for") {
+                for_expr(p, false);
+            } else {
+                tuple(p);
+            }
+        }
+        Some(L_BRACE) => {
+            if p.with_newlines(false, |p| p.nth(1) == Some(IDENT) && p.nth_text(1) == "for") {
+                for_expr(p, true);
+            } else {
+                object(p);
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `NumericLit = decimal+ ("." decimal+)? (expmark decimal+)?`
+fn valid_number(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let digits = |i: &mut usize| {
+        let s = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i > s
+    };
+    if !digits(&mut i) {
+        return false;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// `name(args)` or `ns::name(args)`.
+fn function_call(p: &mut Parser) {
+    p.start(FUNCTION_CALL);
+    p.bump(); // name
+    while p.at(COLON2) {
+        p.bump();
+        if !p.eat(IDENT) {
+            p.error_expected("a name after `::`");
+            break;
+        }
+    }
+    if p.at(L_PAREN) {
+        arg_list(p);
+    } else {
+        p.error_expected("`(` to call the function");
+    }
+    p.finish();
+}
+
+fn arg_list(p: &mut Parser) {
+    p.start(ARG_LIST);
+    p.bump(); // `(`
+    p.with_newlines(false, |p| {
+        loop {
+            if p.eat(R_PAREN) {
+                break;
+            }
+            if p.at_end() {
+                p.error_expected("`)` to close the argument list");
+                break;
+            }
+            if !expr_opt(p) {
+                p.error_expected("an argument or `)`");
+                if !recover_in_list(p, &[COMMA, R_PAREN]) {
+                    break;
+                }
+                p.eat(COMMA);
+                continue;
+            }
+            if p.eat(COMMA) {
+                continue;
+            }
+            if p.eat(ELLIPSIS) {
+                if !p.eat(R_PAREN) {
+                    p.error_expected("`)`: `...` may only follow the last argument");
+                    if recover_in_list(p, &[R_PAREN]) {
+                        p.bump();
+                    }
+                }
+                break;
+            }
+            if p.at(R_PAREN) {
+                continue;
+            }
+            p.error_expected("`,` or `)` after the argument");
+            if !recover_in_list(p, &[COMMA, R_PAREN]) {
+                break;
+            }
+            p.eat(COMMA);
+        }
+    });
+    p.finish();
+}
+
+fn tuple(p: &mut Parser) {
+    p.start(TUPLE);
+    p.bump(); // `[`
+    p.with_newlines(false, |p| {
+        loop {
+            if p.eat(R_BRACK) {
+                break;
+            }
+            if p.at_end() {
+                p.error_expected("`]` to close the tuple");
+                break;
+            }
+            if !expr_opt(p) {
+                p.error_expected("an element or `]`");
+                if !recover_in_list(p, &[COMMA, R_BRACK]) {
+                    break;
+                }
+                p.eat(COMMA);
+                continue;
+            }
+            if p.eat(COMMA) || p.at(R_BRACK) {
+                continue;
+            }
+            p.error_expected("`,` or `]` after the element");
+            if !recover_in_list(p, &[COMMA, R_BRACK]) {
+                break;
+            }
+            p.eat(COMMA);
+        }
+    });
+    p.finish();
+}
+
+/// `{ key = value, … }`: items are separated by commas or newlines.
+fn object(p: &mut Parser) {
+    p.start(OBJECT);
+    p.bump(); // `{`
+    p.with_newlines(true, |p| {
+        loop {
+            if p.at(NEWLINE) {
+                p.bump();
+                body::skip_detached_lines(p, true);
+                continue;
+            }
+            if p.eat(R_BRACE) {
+                break;
+            }
+            if p.at_end() {
+                p.error_expected("`}` to close the object");
+                break;
+            }
+            if !object_item(p) {
+                break;
+            }
+        }
+    });
+    p.finish();
+}
+
+/// One object item with its separator. `false` if the object cannot go on.
+fn object_item(p: &mut Parser) -> bool {
+    let at_line_start = p.pos > 0 && p.raw(p.pos - 1) == Some(NEWLINE);
+    if at_line_start {
+        p.start_raw(OBJECT_ITEM);
+        while matches!(p.raw(p.pos), Some(WHITESPACE | COMMENT | NEWLINE)) {
+            p.bump_raw();
+        }
+    } else {
+        p.start(OBJECT_ITEM);
+    }
+    let mut go_on = true;
+    p.start(OBJECT_KEY);
+    let has_key = expr_opt(p);
+    p.finish();
+    if !has_key {
+        p.error_expected("an object key or `}`");
+        go_on = recover_object_line(p);
+    } else if matches!(p.current(), Some(EQ | COLON)) {
+        p.bump();
+        if !expr_opt(p) {
+            p.error_expected("a value after the key's `=`");
+            go_on = recover_object_line(p);
+        }
+    } else {
+        p.error_expected("`=` or `:` after the object key");
+        go_on = recover_object_line(p);
+    }
+    if go_on {
+        match p.current() {
+            Some(COMMA) => {
+                p.bump();
+                // A same-line comment and the newline after the comma.
+                let mut i = p.pos;
+                while matches!(p.raw(i), Some(WHITESPACE | COMMENT)) {
+                    i += 1;
+                }
+                if p.raw(i) == Some(NEWLINE) {
+                    p.bump();
+                }
+            }
+            Some(NEWLINE) => p.bump(),
+            Some(R_BRACE) | None => {}
+            Some(_) => {
+                p.error_expected("`,`, a newline or `}` after the object item");
+                go_on = recover_object_line(p);
+            }
+        }
+    }
+    p.finish();
+    go_on
+}
+
+/// Skips the rest of a broken object item up to a comma, newline or `}`
+/// (keeping brackets balanced), placing the separator. `false` when the
+/// object cannot continue (an unmatched closer or the end of the text).
+fn recover_object_line(p: &mut Parser) -> bool {
+    let mut opened = false;
+    let mut balance = 0i64;
+    loop {
+        let Some(kind) = p.current() else {
+            break;
+        };
+        if balance <= 0 {
+            match kind {
+                COMMA | NEWLINE => {
+                    if opened {
+                        p.finish();
+                    }
+                    p.bump();
+                    return true;
+                }
+                R_BRACE => {
+                    if opened {
+                        p.finish();
+                    }
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        let v = bracket_balance(kind);
+        if v < 0 && balance <= 0 {
+            break;
+        }
+        balance += v;
+        if !opened {
+            p.start(ERROR);
+            opened = true;
+        }
+        // Inside brackets newlines are part of the junk.
+        let saved = p.nl_significant;
+        p.nl_significant = balance <= 0;
+        p.bump();
+        p.nl_significant = saved;
+    }
+    if opened {
+        p.finish();
+    }
+    false
+}
+
+/// `[for k, v in coll: expr if cond]` or `{for k, v in coll: k => v... if cond}`.
+fn for_expr(p: &mut Parser, object: bool) {
+    let closer = if object { R_BRACE } else { R_BRACK };
+    let closer_text = if object { "`}`" } else { "`]`" };
+    p.start(FOR_EXPR);
+    p.bump(); // `[` or `{`
+    p.with_newlines(false, |p| {
+        p.start(FOR_INTRO);
+        p.bump(); // `for`
+        if p.expect(IDENT, "a variable name after `for`") && p.eat(COMMA) {
+            p.expect(IDENT, "a second variable name after `,`");
+        }
+        if p.at_keyword("in") {
+            p.bump();
+        } else {
+            p.error_expected("`in` after the for variables");
+        }
+        expr(p, "the collection to iterate after `in`");
+        p.expect(COLON, "`:` after the collection");
+        p.finish();
+        expr(p, "an expression after `:`");
+        if object {
+            if p.expect(
+                FAT_ARROW,
+                "`=>` after the key expression of an object `for`",
+            ) {
+                expr(p, "a value expression after `=>`");
+                p.eat(ELLIPSIS);
+            }
+        } else if p.at(FAT_ARROW) {
+            let range = p.current_range();
+            p.error_at(
+                range,
+                "`=>` is only allowed in an object `for` expression, written with `{ }`",
+            );
+            p.bump();
+            expr(p, "a value expression after `=>`");
+            p.eat(ELLIPSIS);
+        }
+        if p.at_keyword("if") {
+            p.start(FOR_COND);
+            p.bump();
+            expr(p, "a condition after `if`");
+            p.finish();
+        }
+        if !p.eat(closer) {
+            p.error_expected(&format!("{closer_text} to close the `for` expression"));
+            if recover_in_list(p, &[closer]) {
+                p.bump();
+            }
+        }
+    });
+    p.finish();
+}
+
+/// Inside brackets: wraps tokens up to one of `stops` (at bracket depth
+/// zero) in an `ERROR` node. Returns `true` when it stopped at a stop token;
+/// `false` at an unmatched closer, the end of the text, or a line that looks
+/// like the next attribute or block (the brackets were never closed).
+pub(super) fn recover_in_list(p: &mut Parser, stops: &[SyntaxKind]) -> bool {
+    let mut opened = false;
+    let mut balance = 0i64;
+    let result = loop {
+        let Some(kind) = p.current() else { break false };
+        if balance <= 0 {
+            if stops.contains(&kind) {
+                break true;
+            }
+            if looks_like_next_item(p) {
+                break false;
+            }
+        }
+        let v = bracket_balance(kind);
+        if v < 0 && balance <= 0 {
+            break false;
+        }
+        balance += v;
+        if !opened {
+            p.start(ERROR);
+            opened = true;
+        }
+        p.bump();
+    };
+    if opened {
+        p.finish();
+    }
+    result
+}
+
+/// True if the next significant token starts a line that reads like a new
+/// attribute (`name =`) or block (`name {`, `name "label"`).
+fn looks_like_next_item(p: &Parser) -> bool {
+    let i = p.nth_index(0);
+    if p.raw(i) != Some(IDENT) {
+        return false;
+    }
+    // Is it the first thing on its line?
+    let mut j = i;
+    while j > 0 && matches!(p.raw(j - 1), Some(WHITESPACE)) {
+        j -= 1;
+    }
+    if j > 0 && p.raw(j - 1) != Some(NEWLINE) {
+        return false;
+    }
+    let mut k = i + 1;
+    while matches!(p.raw(k), Some(WHITESPACE)) {
+        k += 1;
+    }
+    matches!(p.raw(k), Some(EQ | L_BRACE | OPEN_QUOTE))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::valid_number;
+
+    #[test]
+    fn numbers() {
+        for ok in ["0", "12", "1.5", "1e3", "1.5E-3", "2e+10"] {
+            assert!(valid_number(ok), "{ok}");
+        }
+        for bad in ["1.2.3", "1..2", "1.e5", "1e5.5"] {
+            assert!(!valid_number(bad), "{bad}");
+        }
+    }
+}

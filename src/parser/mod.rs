@@ -1,0 +1,437 @@
+//! Tokens to a rowan green tree, plus every syntax error.
+//!
+//! The parser builds the tree directly with rowan's `GreenNodeBuilder`
+//! (checkpoints wrap postfix chains and binary operators), one function per
+//! grammar production. It never gives up: whatever it cannot place goes into
+//! an `ERROR` node, and recovery stops at newlines and closing brackets.
+//!
+//! Trivia: whitespace and comments are always skipped by lookahead; newlines
+//! are skipped inside `( )`, `[ ]`, `${ }` and `%{ }` and significant in
+//! bodies and object constructors (as upstream). Skipped tokens are attached
+//! to the innermost open node when the next significant token is consumed,
+//! so a node spans from its first to its last significant token, except
+//! body and object items, which also own their indentation, the comment
+//! lines directly above them, a same-line comment and their newline.
+
+mod body;
+mod expr;
+mod template;
+
+use rowan::{Checkpoint, GreenNode, GreenNodeBuilder};
+use text_size::{TextRange, TextSize};
+
+use crate::lexer::{LexOptions, StartMode, Token, tokenize_with};
+use crate::syntax_error::SyntaxError;
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+/// How deeply constructs may nest before the parser reports an error
+/// instead of recursing further.
+pub const MAX_DEPTH: u32 = 256;
+
+/// What to parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    File,
+    Expr,
+    Template,
+}
+
+/// Parses `text` as `entry`, returning the green root and the errors.
+pub(crate) fn parse_text(text: &str, entry: Entry) -> (GreenNode, Vec<SyntaxError>) {
+    let start = if entry == Entry::Template {
+        StartMode::Template
+    } else {
+        StartMode::Config
+    };
+    let lexed = tokenize_with(
+        text,
+        LexOptions {
+            start,
+            upstream_compat: false,
+        },
+    );
+    let mut starts = Vec::with_capacity(lexed.tokens.len() + 1);
+    let mut offset = 0u32;
+    for t in &lexed.tokens {
+        starts.push(offset);
+        offset += t.len;
+    }
+    starts.push(offset);
+    let mut p = Parser {
+        text,
+        tokens: &lexed.tokens,
+        starts,
+        pos: 0,
+        builder: GreenNodeBuilder::new(),
+        errors: Vec::new(),
+        nl_significant: true,
+        depth: 0,
+    };
+    for e in &lexed.errors {
+        p.errors.push(SyntaxError::new(
+            TextRange::at(e.offset.into(), e.len.into()),
+            e.message.clone(),
+        ));
+    }
+    match entry {
+        Entry::File => body::file(&mut p),
+        Entry::Expr => expr::expr_root(&mut p),
+        Entry::Template => template::template_root(&mut p),
+    }
+    debug_assert_eq!(p.pos, p.tokens.len(), "every token must be placed");
+    let green = p.builder.finish();
+    let mut errors = p.errors;
+    errors.sort_by_key(|e| (e.range.start(), e.range.end()));
+    errors.dedup_by(|a, b| a.range == b.range && a.message == b.message);
+    SyntaxError::fill_positions(&mut errors, text);
+    (green, errors)
+}
+
+pub(crate) struct Parser<'t> {
+    text: &'t str,
+    tokens: &'t [Token],
+    /// Start offset of each token, plus the end of the text.
+    starts: Vec<u32>,
+    /// Index of the next raw token to place in the tree.
+    pos: usize,
+    builder: GreenNodeBuilder<'static>,
+    errors: Vec<SyntaxError>,
+    /// Whether newlines are significant in the current context.
+    nl_significant: bool,
+    /// Current nesting depth, see [`MAX_DEPTH`].
+    depth: u32,
+}
+
+impl<'t> Parser<'t> {
+    // ----- looking -----
+
+    #[inline]
+    fn is_skipped(&self, kind: SyntaxKind) -> bool {
+        kind == WHITESPACE || kind == COMMENT || (kind == NEWLINE && !self.nl_significant)
+    }
+
+    /// Raw index of the `n`-th significant token from `pos` (or
+    /// `tokens.len()` at the end).
+    #[inline]
+    fn nth_index(&self, mut n: usize) -> usize {
+        let mut i = self.pos;
+        loop {
+            while i < self.tokens.len() && self.is_skipped(self.tokens[i].kind) {
+                i += 1;
+            }
+            if n == 0 || i >= self.tokens.len() {
+                return i;
+            }
+            n -= 1;
+            i += 1;
+        }
+    }
+
+    /// Kind of the `n`-th significant token; `None` at the end.
+    #[inline]
+    fn nth(&self, n: usize) -> Option<SyntaxKind> {
+        self.tokens.get(self.nth_index(n)).map(|t| t.kind)
+    }
+
+    /// Kind of the next significant token.
+    #[inline]
+    fn current(&self) -> Option<SyntaxKind> {
+        self.nth(0)
+    }
+
+    #[inline]
+    fn at(&self, kind: SyntaxKind) -> bool {
+        self.current() == Some(kind)
+    }
+
+    /// Text of the token at raw index `i`.
+    #[inline]
+    fn text_at(&self, i: usize) -> &'t str {
+        let start = self.starts[i] as usize;
+        let end = self.starts[i + 1] as usize;
+        &self.text[start..end]
+    }
+
+    /// Text of the `n`-th significant token ("" at the end).
+    fn nth_text(&self, n: usize) -> &'t str {
+        let i = self.nth_index(n);
+        if i < self.tokens.len() {
+            self.text_at(i)
+        } else {
+            ""
+        }
+    }
+
+    /// Is the next significant token the identifier `word`?
+    fn at_keyword(&self, word: &str) -> bool {
+        self.at(IDENT) && self.nth_text(0) == word
+    }
+
+    /// Raw kind at index `i`.
+    #[inline]
+    fn raw(&self, i: usize) -> Option<SyntaxKind> {
+        self.tokens.get(i).map(|t| t.kind)
+    }
+
+    fn at_end(&self) -> bool {
+        self.current().is_none()
+    }
+
+    // ----- placing tokens -----
+
+    /// Places the raw token at `pos` in the current node.
+    #[inline]
+    fn bump_raw(&mut self) {
+        let i = self.pos;
+        let kind = self.tokens[i].kind;
+        let text = self.text_at(i);
+        self.builder.token(kind.into(), text);
+        self.pos += 1;
+    }
+
+    /// Places skipped trivia before the next significant token.
+    #[inline]
+    fn flush_trivia(&mut self) {
+        while self.pos < self.tokens.len() && self.is_skipped(self.tokens[self.pos].kind) {
+            self.bump_raw();
+        }
+    }
+
+    /// Places the trivia and then the next significant token.
+    #[inline]
+    fn bump(&mut self) {
+        self.flush_trivia();
+        if self.pos < self.tokens.len() {
+            self.bump_raw();
+        }
+    }
+
+    /// Consumes `kind` if it is next.
+    fn eat(&mut self, kind: SyntaxKind) -> bool {
+        if self.at(kind) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes `kind` or reports what was expected.
+    fn expect(&mut self, kind: SyntaxKind, what: &str) -> bool {
+        if self.eat(kind) {
+            true
+        } else {
+            self.error_expected(what);
+            false
+        }
+    }
+
+    // ----- nodes -----
+
+    /// Starts a node after the pending trivia.
+    #[inline]
+    fn start(&mut self, kind: SyntaxKind) {
+        self.flush_trivia();
+        self.builder.start_node(kind.into());
+    }
+
+    /// Starts a node at the raw position, before any pending trivia.
+    #[inline]
+    fn start_raw(&mut self, kind: SyntaxKind) {
+        self.builder.start_node(kind.into());
+    }
+
+    #[inline]
+    fn finish(&mut self) {
+        self.builder.finish_node();
+    }
+
+    /// A checkpoint after the pending trivia, to wrap what follows later.
+    #[inline]
+    fn checkpoint(&mut self) -> Checkpoint {
+        self.flush_trivia();
+        self.builder.checkpoint()
+    }
+
+    #[inline]
+    fn start_at(&mut self, cp: Checkpoint, kind: SyntaxKind) {
+        self.builder.start_node_at(cp, kind.into());
+    }
+
+    // ----- errors -----
+
+    /// Range of the next significant token (empty at the end of the text).
+    fn current_range(&self) -> TextRange {
+        let i = self.nth_index(0);
+        let start = self.starts[i.min(self.tokens.len())];
+        let end = if i < self.tokens.len() {
+            self.starts[i + 1]
+        } else {
+            start
+        };
+        TextRange::new(start.into(), end.into())
+    }
+
+    fn error_at(&mut self, range: TextRange, message: impl Into<String>) {
+        self.errors.push(SyntaxError::new(range, message.into()));
+    }
+
+    /// Reports "expected WHAT, found …" at the next significant token.
+    fn error_expected(&mut self, what: &str) {
+        let found = self.describe_current();
+        let range = self.current_range();
+        self.error_at(range, format!("expected {what}, found {found}"));
+    }
+
+    /// A human description of the next significant token.
+    fn describe_current(&self) -> String {
+        let i = self.nth_index(0);
+        if i >= self.tokens.len() {
+            return "end of file".to_string();
+        }
+        describe(self.tokens[i].kind, self.text_at(i))
+    }
+
+    /// Range of the raw token at `i`.
+    fn token_range(&self, i: usize) -> TextRange {
+        TextRange::new(self.starts[i].into(), self.starts[i + 1].into())
+    }
+
+    /// Wraps tokens up to the end of the line (or an unmatched closer) in
+    /// an `ERROR` node, keeping brackets balanced. The newline itself is
+    /// left in place. `stop_at` tokens at bracket depth zero also end it.
+    fn recover_line(&mut self, stop_at: &[SyntaxKind]) {
+        let saved = self.nl_significant;
+        self.nl_significant = true;
+        let mut opened = false;
+        let mut balance: i64 = 0;
+        loop {
+            let Some(kind) = self.current() else { break };
+            if balance <= 0 && (kind == NEWLINE || stop_at.contains(&kind)) {
+                break;
+            }
+            let v = bracket_balance(kind);
+            if v < 0 && balance <= 0 {
+                break; // an unmatched closer belongs to an enclosing construct
+            }
+            if kind == NEWLINE && balance > 0 {
+                // Inside brackets a newline is part of the junk.
+            }
+            balance += v;
+            if !opened {
+                self.start(ERROR);
+                opened = true;
+            }
+            self.bump();
+        }
+        if opened {
+            self.finish();
+        }
+        self.nl_significant = saved;
+    }
+
+    /// True if the nesting limit is reached; reports it and wraps the next
+    /// balanced group of tokens in an `ERROR` node without recursing.
+    fn too_deep(&mut self) -> bool {
+        if self.depth < MAX_DEPTH {
+            return false;
+        }
+        let range = self.current_range();
+        self.error_at(
+            range,
+            format!("nesting is too deep: more than {MAX_DEPTH} levels"),
+        );
+        self.skip_group();
+        true
+    }
+
+    /// Wraps the next token and, if it opens brackets, everything up to the
+    /// matching closer (or the end) in an `ERROR` node, iteratively.
+    fn skip_group(&mut self) {
+        if self.at_end() {
+            return;
+        }
+        self.start(ERROR);
+        let mut balance: i64 = 0;
+        loop {
+            let Some(kind) = self.current() else { break };
+            let v = bracket_balance(kind);
+            if v < 0 && balance <= 0 {
+                break;
+            }
+            balance += v;
+            self.bump_raw_all();
+            if balance <= 0 {
+                break;
+            }
+        }
+        self.finish();
+    }
+
+    /// Like [`bump`](Self::bump) but places newlines too.
+    fn bump_raw_all(&mut self) {
+        self.flush_trivia();
+        if self.pos < self.tokens.len() {
+            self.bump_raw();
+        }
+    }
+
+    /// Runs `f` with newline significance set to `significant`.
+    fn with_newlines<R>(&mut self, significant: bool, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.nl_significant;
+        self.nl_significant = significant;
+        let r = f(self);
+        self.nl_significant = saved;
+        r
+    }
+
+    /// Places all remaining tokens (at the end of an entry point).
+    fn bump_rest_as_error(&mut self, message: &str) {
+        self.flush_trivia();
+        if self.pos >= self.tokens.len() {
+            return;
+        }
+        let range = self.current_range();
+        self.error_at(range, message.to_string());
+        self.start(ERROR);
+        while self.pos < self.tokens.len() {
+            self.bump_raw();
+        }
+        self.finish();
+    }
+
+    fn offset(&self) -> TextSize {
+        self.starts[self.pos].into()
+    }
+}
+
+/// Bracket balance used by recovery: openers of every kind count +1 and
+/// closers -1, so skipping never stops inside a nested construct.
+fn bracket_balance(kind: SyntaxKind) -> i64 {
+    match kind {
+        L_BRACE | L_BRACK | L_PAREN | INTERP_START | DIRECTIVE_START | OPEN_QUOTE
+        | HEREDOC_START => 1,
+        R_BRACE | R_BRACK | R_PAREN | TEMPLATE_SEQ_END | CLOSE_QUOTE | HEREDOC_END => -1,
+        _ => 0,
+    }
+}
+
+/// Describes a token for an error message: "`=`", "a newline", "identifier `x`".
+pub(crate) fn describe(kind: SyntaxKind, text: &str) -> String {
+    match kind {
+        NEWLINE | QUOTED_NEWLINE => "a newline".to_string(),
+        IDENT => format!("identifier `{text}`"),
+        NUMBER => format!("number `{text}`"),
+        COMMENT => "a comment".to_string(),
+        OPEN_QUOTE => "a string".to_string(),
+        CLOSE_QUOTE => "`\"`".to_string(),
+        TEMPLATE_LITERAL => "template text".to_string(),
+        HEREDOC_START => "a heredoc".to_string(),
+        HEREDOC_END => "the end of a heredoc".to_string(),
+        INTERP_START => format!("`{}`", text.trim_end()),
+        DIRECTIVE_START => format!("`{}`", text.trim_end()),
+        ERROR_TOKEN => format!("invalid character `{}`", text.escape_debug()),
+        BOM => "a byte order mark".to_string(),
+        _ => format!("`{text}`"),
+    }
+}

@@ -1,0 +1,121 @@
+//! Syntax errors with byte ranges, lines and columns, and their rendering
+//! for humans (`file:line:col: message`, the source line and a caret).
+
+use std::fmt;
+
+use text_size::{TextRange, TextSize};
+
+/// A problem found while parsing: where it is and what is wrong.
+///
+/// Messages name what was expected and what was found, e.g. "expected `=`
+/// or `{` after `foo`, found `:`".
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SyntaxError {
+    /// Byte range of the offending text (empty when something is missing).
+    pub range: TextRange,
+    /// What is wrong.
+    pub message: String,
+    /// 1-based line of `range.start()`.
+    pub line: u32,
+    /// 1-based column of `range.start()`, counted in characters (a tab is
+    /// one column).
+    pub column: u32,
+}
+
+impl SyntaxError {
+    /// A new error; line and column are filled in by the parser.
+    pub(crate) fn new(range: TextRange, message: String) -> SyntaxError {
+        SyntaxError {
+            range,
+            message,
+            line: 0,
+            column: 0,
+        }
+    }
+
+    /// Fills in line and column of errors sorted by position, in one pass.
+    pub(crate) fn fill_positions(errors: &mut [SyntaxError], text: &str) {
+        let mut line = 1u32;
+        let mut line_start = 0usize;
+        let mut scanned = 0usize;
+        for e in errors.iter_mut() {
+            let offset = usize::from(e.range.start()).min(text.len());
+            if offset < scanned {
+                let (l, c) = line_col(text, e.range.start());
+                e.line = l;
+                e.column = c;
+                continue;
+            }
+            for (i, b) in text.as_bytes()[scanned..offset].iter().enumerate() {
+                if *b == b'\n' {
+                    line += 1;
+                    line_start = scanned + i + 1;
+                }
+            }
+            scanned = offset;
+            e.line = line;
+            e.column = column_of(text, line_start, offset);
+        }
+    }
+
+    /// Renders the error for a human: `path:line:col: message`, then the
+    /// source line and a caret under the column.
+    ///
+    /// ```
+    /// let parse = hclwright::parse("a = \n");
+    /// let e = &parse.errors()[0];
+    /// let shown = e.render("main.tf", "a = \n");
+    /// assert!(shown.starts_with("main.tf:1:5: expected an expression"));
+    /// ```
+    pub fn render(&self, path: &str, text: &str) -> String {
+        let mut out = format!("{path}:{}:{}: {}\n", self.line, self.column, self.message);
+        let start = usize::from(self.range.start()).min(text.len());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let source = text[line_start..line_end].trim_end_matches('\r');
+        out.push_str("  ");
+        out.push_str(source);
+        out.push('\n');
+        out.push_str("  ");
+        for c in text[line_start..start].chars() {
+            out.push(if c == '\t' { '\t' } else { ' ' });
+        }
+        let width = text[start..usize::from(self.range.end()).min(line_end).max(start)]
+            .chars()
+            .count()
+            .max(1);
+        out.push_str(&"^".repeat(width));
+        out.push('\n');
+        out
+    }
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: TextSize) -> (u32, u32) {
+    let offset = usize::from(offset).min(text.len());
+    let before = &text.as_bytes()[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    (line, column_of(text, line_start, offset))
+}
+
+fn column_of(text: &str, line_start: usize, offset: usize) -> u32 {
+    // `offset` may fall inside a multi-byte char only for lexer errors,
+    // which always start on a boundary; be safe anyway.
+    let mut end = offset;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[line_start..end].chars().count() as u32 + 1
+}
