@@ -406,6 +406,11 @@ fn object(p: &mut Parser) {
             if p.at(NEWLINE) {
                 p.bump();
                 body::skip_detached_lines(p, true);
+                // Comment lines left in place lead the next item: parse it
+                // now, before the lookahead above would place them.
+                if has_leading_comment_lines(p) && !object_item(p) {
+                    break;
+                }
                 continue;
             }
             if p.eat(R_BRACE) {
@@ -421,6 +426,23 @@ fn object(p: &mut Parser) {
         }
     });
     p.finish();
+}
+
+/// True when comment lines (with their newlines) come before the next
+/// content token.
+fn has_leading_comment_lines(p: &Parser) -> bool {
+    let mut i = p.pos;
+    let mut newline = false;
+    while let Some(kind) = p.raw(i) {
+        match kind {
+            WHITESPACE | COMMENT => {}
+            NEWLINE => newline = true,
+            R_BRACE => return false,
+            _ => return newline,
+        }
+        i += 1;
+    }
+    false
 }
 
 /// One object item with its separator. `false` if the object cannot go on.
