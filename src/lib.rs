@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod diff;
 pub mod lexer;
 mod parse;
 mod parser;
