@@ -170,6 +170,18 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// Bytes that may end a run of literal template text.
+static QUOTED_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'$' as usize] = true;
+    t[b'%' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// True for ASCII bytes that continue an identifier (letters, digits, `_`, `-`).
 static IDENT_CONT: [bool; 256] = {
     let mut t = [false; 256];
@@ -196,7 +208,7 @@ impl<'a> Lexer<'a> {
         }
         while self.pos < self.src.len() {
             match self.modes.last().copied() {
-                None | Some(Mode::Main) => self.main_token(),
+                None | Some(Mode::Main) => self.main_run(),
                 Some(Mode::Quoted) => self.quoted_token(),
                 Some(Mode::Heredoc {
                     marker_start,
@@ -247,9 +259,36 @@ impl<'a> Lexer<'a> {
         self.text[pos..].chars().next().unwrap_or('\0')
     }
 
-    fn main_token(&mut self) {
+    /// Lexes main-mode tokens until the mode changes or the text ends.
+    fn main_run(&mut self) {
+        let depth = self.modes.len();
+        let src = self.src;
+        while let Some(&b) = src.get(self.pos) {
+            match CLASS[b as usize] {
+                C_SPACE => {
+                    let i = self.pos + 1;
+                    let end = match src[i..].iter().position(|&c| c != b' ' && c != b'\t') {
+                        Some(n) => i + n,
+                        None => src.len(),
+                    };
+                    self.push(WHITESPACE, end - self.pos);
+                }
+                C_IDENT => {
+                    let end = self.ident_end(self.pos + 1);
+                    self.push(IDENT, end - self.pos);
+                }
+                _ => {
+                    self.main_token(b);
+                    if self.modes.len() != depth {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn main_token(&mut self, b: u8) {
         let start = self.pos;
-        let b = self.src[start];
         match CLASS[b as usize] {
             C_SPACE => {
                 let mut i = start + 1;
@@ -306,9 +345,10 @@ impl<'a> Lexer<'a> {
     fn ident_end(&self, mut i: usize) -> usize {
         let src = self.src;
         loop {
-            while i < src.len() && IDENT_CONT[src[i] as usize] {
-                i += 1;
-            }
+            i += src[i..]
+                .iter()
+                .position(|&c| !IDENT_CONT[c as usize])
+                .unwrap_or(src.len() - i);
             if i < src.len() && src[i] >= 0x80 {
                 let c = self.char_at(i);
                 if unicode_ident::is_xid_continue(c) {
@@ -606,7 +646,12 @@ impl<'a> Lexer<'a> {
         }
         let mut i = start;
         while i < src.len() {
-            match src[i] {
+            let b = src[i];
+            if !QUOTED_STOP[b as usize] {
+                i += 1;
+                continue;
+            }
+            match b {
                 b'"' | b'\n' | b'\r' => break,
                 b'\\' => {
                     // An escape: the backslash and the next char (not a
@@ -640,7 +685,12 @@ impl<'a> Lexer<'a> {
         let src = self.src;
         let mut i = start;
         while i < src.len() {
-            match src[i] {
+            let b = src[i];
+            if !QUOTED_STOP[b as usize] {
+                i += 1;
+                continue;
+            }
+            match b {
                 b'\n' => return (i + 1, true),
                 b'$' | b'%' => {
                     let c = src[i];

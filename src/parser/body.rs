@@ -1,6 +1,9 @@
 //! The structural language: bodies, attributes, blocks, labels.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use rustc_hash::FxHasher;
 
 use text_size::TextRange;
 
@@ -27,7 +30,7 @@ pub(super) fn file(p: &mut Parser) {
 fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
     let saved = p.nl_significant;
     p.nl_significant = true;
-    let mut seen: HashMap<&'t str, TextRange> = HashMap::new();
+    let mut seen: HashMap<&'t str, TextRange, BuildHasherDefault<FxHasher>> = HashMap::default();
     loop {
         if !at_line_start(p) {
             place_same_line_trivia(p);

@@ -14,10 +14,13 @@
 //! lines directly above them, a same-line comment and their newline.
 
 mod body;
+mod builder;
 mod expr;
 mod template;
 
-use rowan::{Checkpoint, GreenNode, GreenNodeBuilder};
+use rowan::GreenNode;
+
+use builder::{Checkpoint, TreeBuilder};
 use text_size::{TextRange, TextSize};
 
 use crate::lexer::{LexOptions, StartMode, Token, tokenize_with};
@@ -62,10 +65,11 @@ pub(crate) fn parse_text(text: &str, entry: Entry) -> (GreenNode, Vec<SyntaxErro
         tokens: &lexed.tokens,
         starts,
         pos: 0,
-        builder: GreenNodeBuilder::new(),
+        builder: TreeBuilder::new(lexed.tokens.len()),
         errors: Vec::new(),
         nl_significant: true,
         depth: 0,
+        next_sig: std::cell::Cell::new((usize::MAX, false, 0)),
     };
     for e in &lexed.errors {
         p.errors.push(SyntaxError::new(
@@ -94,12 +98,14 @@ pub(crate) struct Parser<'t> {
     starts: Vec<u32>,
     /// Index of the next raw token to place in the tree.
     pos: usize,
-    builder: GreenNodeBuilder<'static>,
+    builder: TreeBuilder<'t>,
     errors: Vec<SyntaxError>,
     /// Whether newlines are significant in the current context.
     nl_significant: bool,
     /// Current nesting depth, see [`MAX_DEPTH`].
     depth: u32,
+    /// Cache of `nth_index(0)`: `(pos, nl_significant, index)`.
+    next_sig: std::cell::Cell<(usize, bool, usize)>,
 }
 
 impl<'t> Parser<'t> {
@@ -113,14 +119,32 @@ impl<'t> Parser<'t> {
     /// Raw index of the `n`-th significant token from `pos` (or
     /// `tokens.len()` at the end).
     #[inline]
-    fn nth_index(&self, mut n: usize) -> usize {
-        let mut i = self.pos;
+    fn nth_index(&self, n: usize) -> usize {
+        let (pos, nl, idx) = self.next_sig.get();
+        if pos == self.pos && nl == self.nl_significant {
+            if n == 0 {
+                return idx;
+            }
+            return self.nth_index_from(idx + 1, n - 1);
+        }
+        let idx = self.nth_index_from(self.pos, 0);
+        self.next_sig.set((self.pos, self.nl_significant, idx));
+        if n == 0 {
+            idx
+        } else {
+            self.nth_index_from(idx + 1, n - 1)
+        }
+    }
+
+    /// Raw index of the `n`-th significant token at or after raw index `i`.
+    #[inline]
+    fn nth_index_from(&self, mut i: usize, mut n: usize) -> usize {
         loop {
             while i < self.tokens.len() && self.is_skipped(self.tokens[i].kind) {
                 i += 1;
             }
             if n == 0 || i >= self.tokens.len() {
-                return i;
+                return i.min(self.tokens.len());
             }
             n -= 1;
             i += 1;
@@ -185,7 +209,7 @@ impl<'t> Parser<'t> {
         let i = self.pos;
         let kind = self.tokens[i].kind;
         let text = self.text_at(i);
-        self.builder.token(kind.into(), text);
+        self.builder.token(kind, text);
         self.pos += 1;
     }
 
@@ -232,13 +256,13 @@ impl<'t> Parser<'t> {
     #[inline]
     fn start(&mut self, kind: SyntaxKind) {
         self.flush_trivia();
-        self.builder.start_node(kind.into());
+        self.builder.start_node(kind);
     }
 
     /// Starts a node at the raw position, before any pending trivia.
     #[inline]
     fn start_raw(&mut self, kind: SyntaxKind) {
-        self.builder.start_node(kind.into());
+        self.builder.start_node(kind);
     }
 
     #[inline]
@@ -255,7 +279,7 @@ impl<'t> Parser<'t> {
 
     #[inline]
     fn start_at(&mut self, cp: Checkpoint, kind: SyntaxKind) {
-        self.builder.start_node_at(cp, kind.into());
+        self.builder.start_node_at(cp, kind);
     }
 
     // ----- errors -----

@@ -1,0 +1,201 @@
+//! A green-tree builder tuned for parsing.
+//!
+//! rowan's `GreenNodeBuilder` interns every token and small node through a
+//! hash map. Most HCL tokens have a text fixed by their kind and length
+//! (punctuation, newlines, runs of spaces), so here they come from small
+//! arrays; identifiers and other short texts are interned by their source
+//! slice; long unique texts (comments, strings) are allocated directly;
+//! nodes are never hashed.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use rowan::{GreenNode, GreenToken, NodeOrToken};
+use rustc_hash::FxHasher;
+
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+type GreenElement = NodeOrToken<GreenNode, GreenToken>;
+
+/// Texts longer than this are not interned.
+const MAX_INTERNED: usize = 24;
+/// Runs of spaces up to this length come from an array.
+const MAX_SPACES: usize = 64;
+
+/// Builds a green tree from start/finish/token calls, with checkpoints to
+/// wrap what was already built.
+pub(crate) struct TreeBuilder<'t> {
+    parents: Vec<(SyntaxKind, usize)>,
+    children: Vec<GreenElement>,
+    /// Tokens of fixed text, shared by every parse on this thread.
+    fixed: FixedTokens,
+    interned: HashMap<(SyntaxKind, &'t str), GreenToken, BuildHasherDefault<FxHasher>>,
+}
+
+/// Tokens whose text is determined by kind and length (punctuation,
+/// newlines, runs of spaces). Green tokens are immutable and reference
+/// counted, so one set serves every tree built on a thread.
+#[derive(Clone)]
+struct FixedTokens {
+    /// Indexed by `kind * 4 + len` (lengths 1..=3).
+    by_kind: Vec<Option<GreenToken>>,
+    /// Runs of `n` spaces, indexed by `n`.
+    spaces: Vec<Option<GreenToken>>,
+}
+
+impl FixedTokens {
+    fn new() -> FixedTokens {
+        FixedTokens {
+            by_kind: vec![None; (ERROR_TOKEN as usize + 1) * 4],
+            spaces: vec![None; MAX_SPACES + 1],
+        }
+    }
+}
+
+thread_local! {
+    static FIXED: std::cell::RefCell<Option<FixedTokens>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A position to wrap later with [`TreeBuilder::start_node_at`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checkpoint(usize);
+
+/// True if a token of `kind` always has the same text for a given length.
+#[inline]
+fn fixed_text(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        NEWLINE
+            | BOM
+            | L_BRACE
+            | R_BRACE
+            | L_BRACK
+            | R_BRACK
+            | L_PAREN
+            | R_PAREN
+            | EQ
+            | EQ2
+            | NEQ
+            | LT
+            | GT
+            | LTEQ
+            | GTEQ
+            | PLUS
+            | MINUS
+            | STAR
+            | SLASH
+            | PERCENT
+            | AMP2
+            | PIPE2
+            | BANG
+            | QUESTION
+            | COLON
+            | COLON2
+            | DOT
+            | ELLIPSIS
+            | COMMA
+            | FAT_ARROW
+            | OPEN_QUOTE
+            | CLOSE_QUOTE
+            | INTERP_START
+            | DIRECTIVE_START
+            | TEMPLATE_SEQ_END
+    )
+}
+
+impl<'t> TreeBuilder<'t> {
+    pub(crate) fn new(token_estimate: usize) -> TreeBuilder<'t> {
+        let fixed = FIXED
+            .with(|cell| cell.borrow_mut().take())
+            .unwrap_or_else(FixedTokens::new);
+        let mut interned = HashMap::default();
+        interned.reserve(token_estimate / 16);
+        TreeBuilder {
+            parents: Vec::with_capacity(32),
+            children: Vec::with_capacity(64.max(token_estimate / 8)),
+            fixed,
+            interned,
+        }
+    }
+
+    /// Adds a token to the current node.
+    #[inline]
+    pub(crate) fn token(&mut self, kind: SyntaxKind, text: &'t str) {
+        let token = self.make_token(kind, text);
+        self.children.push(NodeOrToken::Token(token));
+    }
+
+    #[inline]
+    fn make_token(&mut self, kind: SyntaxKind, text: &'t str) -> GreenToken {
+        let len = text.len();
+        if fixed_text(kind) && len <= 3 {
+            let slot = &mut self.fixed.by_kind[kind as usize * 4 + len];
+            return slot
+                .get_or_insert_with(|| GreenToken::new(kind.into(), text))
+                .clone();
+        }
+        if kind == WHITESPACE && len <= MAX_SPACES && text.bytes().all(|b| b == b' ') {
+            return self.fixed.spaces[len]
+                .get_or_insert_with(|| GreenToken::new(kind.into(), text))
+                .clone();
+        }
+        if len <= MAX_INTERNED {
+            return self
+                .interned
+                .entry((kind, text))
+                .or_insert_with(|| GreenToken::new(kind.into(), text))
+                .clone();
+        }
+        GreenToken::new(kind.into(), text)
+    }
+
+    /// Starts a node; later children go into it until [`finish_node`](Self::finish_node).
+    #[inline]
+    pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
+        self.parents.push((kind, self.children.len()));
+    }
+
+    /// A checkpoint at the current position.
+    #[inline]
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint(self.children.len())
+    }
+
+    /// Starts a node that wraps everything built since `checkpoint`.
+    #[inline]
+    pub(crate) fn start_node_at(&mut self, checkpoint: Checkpoint, kind: SyntaxKind) {
+        debug_assert!(checkpoint.0 <= self.children.len());
+        debug_assert!(
+            self.parents
+                .last()
+                .is_none_or(|&(_, first)| checkpoint.0 >= first)
+        );
+        self.parents.push((kind, checkpoint.0));
+    }
+
+    /// Finishes the current node.
+    #[inline]
+    pub(crate) fn finish_node(&mut self) {
+        let (kind, first) = self.parents.pop().expect("finish_node without start_node");
+        let node = GreenNode::new(kind.into(), self.children.drain(first..));
+        self.children.push(NodeOrToken::Node(node));
+    }
+
+    /// The root, once every node is finished.
+    pub(crate) fn finish(mut self) -> GreenNode {
+        debug_assert!(self.parents.is_empty());
+        debug_assert_eq!(self.children.len(), 1);
+        let fixed = std::mem::replace(
+            &mut self.fixed,
+            FixedTokens {
+                by_kind: Vec::new(),
+                spaces: Vec::new(),
+            },
+        );
+        FIXED.with(|cell| *cell.borrow_mut() = Some(fixed));
+        match self.children.pop() {
+            Some(NodeOrToken::Node(node)) => node,
+            _ => unreachable!("the root is always a node"),
+        }
+    }
+}
