@@ -30,11 +30,13 @@ pub mod diff;
 pub mod lexer;
 mod parse;
 mod parser;
+pub mod refs;
 mod syntax_error;
 mod syntax_kind;
 
 pub use parse::Parse;
 pub use parser::MAX_DEPTH;
+pub use refs::{Reference, Rename, Traversal, references};
 pub use syntax_error::{SyntaxError, line_col};
 pub use syntax_kind::{
     HclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxNodeChildren, SyntaxToken,

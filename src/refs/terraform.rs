@@ -1,0 +1,533 @@
+//! Terraform-aware renames across the files of a module: the declaration
+//! (a block label, or a `locals` attribute) and every reference, with an
+//! optional `moved` block for resources and modules.
+//!
+//! ```
+//! use hclwright::diff::apply_edits;
+//! use hclwright::refs::SourceFile;
+//! use hclwright::refs::terraform::{Address, Options, rename};
+//! let files = [
+//!     SourceFile::new("main.tf", "resource \"aws_instance\" \"web\" {\n  ami = \"x\"\n}\n"),
+//!     SourceFile::new("outputs.tf", "output \"ip\" {\n  value = aws_instance.web.private_ip\n}\n"),
+//! ];
+//! let address: Address = "aws_instance.web".parse().unwrap();
+//! let result = rename(&files, &address, "app", Options { moved: true }).unwrap();
+//! assert_eq!((result.declarations, result.references, result.moved_blocks), (1, 1, 1));
+//! let main = apply_edits(&files[0].text, &result.files[0].edits).unwrap();
+//! assert_eq!(
+//!     main,
+//!     "resource \"aws_instance\" \"app\" {\n  ami = \"x\"\n}\n\nmoved {\n  from = aws_instance.web\n  to   = aws_instance.app\n}\n"
+//! );
+//! let outputs = apply_edits(&files[1].text, &result.files[1].edits).unwrap();
+//! assert!(outputs.contains("value = aws_instance.app.private_ip"));
+//! ```
+//!
+//! Inside `moved` and `removed` blocks the `from` address names something
+//! that is no longer in the configuration: it is never renamed. The `to`
+//! of an existing `moved` block is renamed, except when a new `moved` block
+//! is added: then the old block stays as it is and the new one chains from
+//! it (Terraform rejects two `moved` blocks with the same `to`).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use text_size::TextRange;
+
+use super::pattern::{Pattern, PatternStep, is_identifier};
+use super::rename::Rename;
+use super::{FileEdits, InvalidFiles, SourceFile, parse_all};
+use crate::ast::{AstNode, Block, BlockLabel, Body, BodyItem};
+use crate::diff::TextEdit;
+use crate::syntax_kind::SyntaxKind::*;
+
+/// What to rename, in Terraform's address forms.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Address {
+    /// `variable.NAME` (or `var.NAME`): an input variable.
+    Variable(String),
+    /// `local.NAME`: a local value.
+    Local(String),
+    /// `module.NAME`: a module call.
+    Module(String),
+    /// `output.NAME`: an output value.
+    Output(String),
+    /// `TYPE.NAME` (or `resource.TYPE.NAME`): a managed resource.
+    Resource {
+        /// The resource type, `aws_instance`.
+        type_name: String,
+        /// The resource name, `web`.
+        name: String,
+    },
+    /// `data.TYPE.NAME`: a data source.
+    Data {
+        /// The data source type.
+        type_name: String,
+        /// The data source name.
+        name: String,
+    },
+}
+
+impl Address {
+    /// The name that a rename changes.
+    pub fn name(&self) -> &str {
+        match self {
+            Address::Variable(n) | Address::Local(n) | Address::Module(n) | Address::Output(n) => n,
+            Address::Resource { name, .. } | Address::Data { name, .. } => name,
+        }
+    }
+
+    /// The same address with another name.
+    pub fn with_name(&self, new_name: &str) -> Address {
+        let n = new_name.to_string();
+        match self {
+            Address::Variable(_) => Address::Variable(n),
+            Address::Local(_) => Address::Local(n),
+            Address::Module(_) => Address::Module(n),
+            Address::Output(_) => Address::Output(n),
+            Address::Resource { type_name, .. } => Address::Resource {
+                type_name: type_name.clone(),
+                name: n,
+            },
+            Address::Data { type_name, .. } => Address::Data {
+                type_name: type_name.clone(),
+                name: n,
+            },
+        }
+    }
+
+    /// The pattern of references to the object (`var.NAME`, `local.NAME`,
+    /// `module.NAME`, `TYPE.NAME`, `data.TYPE.NAME`); `None` for an output,
+    /// which the module itself cannot refer to.
+    pub fn reference(&self) -> Option<Pattern> {
+        let attr = |s: &str| PatternStep::Attr(s.to_string());
+        let (root, steps) = match self {
+            Address::Variable(n) => ("var", vec![attr(n)]),
+            Address::Local(n) => ("local", vec![attr(n)]),
+            Address::Module(n) => ("module", vec![attr(n)]),
+            Address::Output(_) => return None,
+            Address::Resource { type_name, name } => (type_name.as_str(), vec![attr(name)]),
+            Address::Data { type_name, name } => ("data", vec![attr(type_name), attr(name)]),
+        };
+        Pattern::new(root, steps).ok()
+    }
+
+    /// True for the objects a `moved` block can move: resources and
+    /// modules.
+    pub fn can_move(&self) -> bool {
+        matches!(self, Address::Resource { .. } | Address::Module(_))
+    }
+}
+
+impl fmt::Display for Address {
+    /// Terraform's form: `variable.x`, `local.x`, `module.x`, `output.x`,
+    /// `TYPE.NAME`, `data.TYPE.NAME`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Address::Variable(n) => write!(f, "variable.{n}"),
+            Address::Local(n) => write!(f, "local.{n}"),
+            Address::Module(n) => write!(f, "module.{n}"),
+            Address::Output(n) => write!(f, "output.{n}"),
+            Address::Resource { type_name, name } => write!(f, "{type_name}.{name}"),
+            Address::Data { type_name, name } => write!(f, "data.{type_name}.{name}"),
+        }
+    }
+}
+
+/// Why an address could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddressError(pub String);
+
+impl fmt::Display for AddressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AddressError {}
+
+impl FromStr for Address {
+    type Err = AddressError;
+
+    fn from_str(text: &str) -> Result<Address, AddressError> {
+        let parts: Vec<&str> = text.split('.').collect();
+        if let Some(bad) = parts.iter().find(|p| !is_identifier(p)) {
+            return Err(AddressError(format!(
+                "`{text}`: `{bad}` is not a name; expected variable.NAME, local.NAME, module.NAME, \
+                 output.NAME, data.TYPE.NAME or TYPE.NAME"
+            )));
+        }
+        let owned = |s: &str| s.to_string();
+        Ok(match parts.as_slice() {
+            ["variable" | "var", n] => Address::Variable(owned(n)),
+            ["local", n] => Address::Local(owned(n)),
+            ["module", n] => Address::Module(owned(n)),
+            ["output", n] => Address::Output(owned(n)),
+            ["data", t, n] => Address::Data {
+                type_name: owned(t),
+                name: owned(n),
+            },
+            ["resource", t, n] => Address::Resource {
+                type_name: owned(t),
+                name: owned(n),
+            },
+            [t, n] if !matches!(*t, "data" | "resource") => Address::Resource {
+                type_name: owned(t),
+                name: owned(n),
+            },
+            ["module", ..] => {
+                return Err(AddressError(format!(
+                    "`{text}`: only module calls of this module (module.NAME) can be renamed"
+                )));
+            }
+            _ => {
+                return Err(AddressError(format!(
+                    "`{text}`: expected variable.NAME, local.NAME, module.NAME, output.NAME, \
+                     data.TYPE.NAME or TYPE.NAME"
+                )));
+            }
+        })
+    }
+}
+
+/// Options of a Terraform-aware rename.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Add a `moved { from = … to = … }` block after the renamed resource
+    /// or module, so Terraform moves the existing state instead of
+    /// destroying and recreating.
+    pub moved: bool,
+}
+
+/// The result of a Terraform-aware rename.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TerraformRename {
+    /// The edits of each file that changes, in input order.
+    pub files: Vec<FileEdits>,
+    /// Declarations renamed: block labels, `locals` attributes, and
+    /// assignments in `.tfvars` files.
+    pub declarations: usize,
+    /// References renamed.
+    pub references: usize,
+    /// `moved` blocks added (0 or 1).
+    pub moved_blocks: usize,
+}
+
+/// Why a Terraform-aware rename was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TerraformRenameError {
+    /// The new name is not an identifier.
+    InvalidName(String),
+    /// The new name is the current one.
+    SameName,
+    /// `moved` blocks exist only for resources and modules.
+    MovedNotSupported(Address),
+    /// Something is already declared under the new name.
+    AlreadyDeclared {
+        /// The address that is taken.
+        address: Address,
+        /// The file that declares it.
+        path: PathBuf,
+    },
+    /// Some files have syntax errors.
+    InvalidFiles(InvalidFiles),
+}
+
+impl fmt::Display for TerraformRenameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TerraformRenameError::InvalidName(n) => write!(f, "`{n}` is not a valid name"),
+            TerraformRenameError::SameName => f.write_str("the new name is the current name"),
+            TerraformRenameError::MovedNotSupported(a) => write!(
+                f,
+                "`moved` blocks exist only for resources and modules, not for `{a}`"
+            ),
+            TerraformRenameError::AlreadyDeclared { address, path } => {
+                write!(f, "`{address}` is already declared in {}", path.display())
+            }
+            TerraformRenameError::InvalidFiles(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for TerraformRenameError {}
+
+/// Renames `address` to `new_name` across `files` (the files of one
+/// module): its declarations and every reference, plus a `moved` block
+/// when asked. Refuses the whole set if any file has syntax errors.
+pub fn rename(
+    files: &[SourceFile],
+    address: &Address,
+    new_name: &str,
+    options: Options,
+) -> Result<TerraformRename, TerraformRenameError> {
+    if !is_identifier(new_name) {
+        return Err(TerraformRenameError::InvalidName(new_name.to_string()));
+    }
+    if new_name == address.name() {
+        return Err(TerraformRenameError::SameName);
+    }
+    if options.moved && !address.can_move() {
+        return Err(TerraformRenameError::MovedNotSupported(address.clone()));
+    }
+    let parses = parse_all(files).map_err(TerraformRenameError::InvalidFiles)?;
+    let new_address = address.with_name(new_name);
+    let bodies: Vec<Option<Body>> = parses.iter().map(|p| p.body()).collect();
+    for (file, body) in files.iter().zip(&bodies) {
+        if let Some(body) = body
+            && !declarations(body, &file.path, &new_address).is_empty()
+        {
+            return Err(TerraformRenameError::AlreadyDeclared {
+                address: new_address,
+                path: file.path.clone(),
+            });
+        }
+    }
+    let references = match (address.reference(), new_address.reference()) {
+        (Some(from), Some(to)) => Some(Rename::new(from, to).expect("same shape, no wildcards")),
+        _ => None,
+    };
+
+    let mut result = TerraformRename::default();
+    for ((file, parse), body) in files.iter().zip(&parses).zip(&bodies) {
+        let Some(body) = body else { continue };
+        let mut edits = Vec::new();
+        let mut matches = 0;
+        let declared = declarations(body, &file.path, address);
+        for declaration in &declared {
+            edits.push(TextEdit::replace(declaration.range, new_name));
+        }
+        result.declarations += declared.len();
+        matches += declared.len();
+        if let Some(rename) = &references {
+            let renamed = rename.apply_excluding(&parse.syntax(), &excluded_ranges(body, options));
+            result.references += renamed.matches;
+            matches += renamed.matches;
+            edits.extend(renamed.edits);
+        }
+        if options.moved
+            && result.moved_blocks == 0
+            && let Some(block) = declared.iter().find_map(|d| d.block.as_ref())
+        {
+            edits.push(moved_block(block, address, &new_address));
+            result.moved_blocks = 1;
+        }
+        if !edits.is_empty() {
+            edits.sort_by_key(|e| (e.range.start(), e.range.end()));
+            result.files.push(FileEdits {
+                path: file.path.clone(),
+                edits,
+                matches,
+            });
+        }
+    }
+    Ok(result)
+}
+
+/// A declaration: the range of the name to replace and, for blocks, the
+/// block (where a `moved` block goes).
+struct Declaration {
+    range: TextRange,
+    block: Option<Block>,
+}
+
+fn is_tfvars(path: &Path) -> bool {
+    path.to_string_lossy().ends_with(".tfvars")
+}
+
+/// The declarations of `address` at the top level of `body`.
+fn declarations(body: &Body, path: &Path, address: &Address) -> Vec<Declaration> {
+    let name = address.name();
+    let mut out = Vec::new();
+    if is_tfvars(path) {
+        if let Address::Variable(_) = address {
+            for attr in body.attributes() {
+                if attr.name().as_deref() == Some(name)
+                    && let Some(token) = attr.name_token()
+                {
+                    out.push(Declaration {
+                        range: token.text_range(),
+                        block: None,
+                    });
+                }
+            }
+        }
+        return out;
+    }
+    if let Address::Local(_) = address {
+        for locals in body.blocks_of_type("locals") {
+            let Some(inner) = locals.body() else { continue };
+            for attr in inner.attributes() {
+                if attr.name().as_deref() == Some(name)
+                    && let Some(token) = attr.name_token()
+                {
+                    out.push(Declaration {
+                        range: token.text_range(),
+                        block: None,
+                    });
+                }
+            }
+        }
+        return out;
+    }
+    let (block_type, leading) = match address {
+        Address::Variable(_) => ("variable", None),
+        Address::Module(_) => ("module", None),
+        Address::Output(_) => ("output", None),
+        Address::Resource { type_name, .. } => ("resource", Some(type_name.as_str())),
+        Address::Data { type_name, .. } => ("data", Some(type_name.as_str())),
+        Address::Local(_) => unreachable!("handled above"),
+    };
+    for block in body.blocks_of_type(block_type) {
+        let labels: Vec<BlockLabel> = block.labels().collect();
+        let values: Vec<String> = labels.iter().map(BlockLabel::value).collect();
+        let matched = match leading {
+            None => values.len() == 1 && values[0] == name,
+            Some(t) => values.len() == 2 && values[0] == t && values[1] == name,
+        };
+        if matched && let Some(range) = labels.last().and_then(label_name_range) {
+            out.push(Declaration {
+                range,
+                block: Some(block),
+            });
+        }
+    }
+    out
+}
+
+/// The range of a label's name: the identifier, or the inside of the
+/// quotes.
+fn label_name_range(label: &BlockLabel) -> Option<TextRange> {
+    let tokens: Vec<_> = label
+        .syntax()
+        .children_with_tokens()
+        .filter_map(|e| e.into_token())
+        .collect();
+    if let Some(ident) = tokens.iter().find(|t| t.kind() == IDENT) {
+        return Some(ident.text_range());
+    }
+    let open = tokens.iter().find(|t| t.kind() == OPEN_QUOTE)?;
+    let close = tokens.iter().find(|t| t.kind() == CLOSE_QUOTE)?;
+    Some(TextRange::new(
+        open.text_range().end(),
+        close.text_range().start(),
+    ))
+}
+
+/// The expressions a rename must not touch: `from` of `moved` and
+/// `removed` blocks, and `to` of `moved` blocks when a new `moved` block
+/// chains from them.
+fn excluded_ranges(body: &Body, options: Options) -> Vec<TextRange> {
+    let mut out = Vec::new();
+    for item in body.items() {
+        let BodyItem::Block(block) = item else {
+            continue;
+        };
+        let attrs: &[&str] = match block.type_name().as_deref() {
+            Some("moved") if options.moved => &["from", "to"],
+            Some("moved" | "removed") => &["from"],
+            _ => continue,
+        };
+        let Some(inner) = block.body() else { continue };
+        for name in attrs {
+            if let Some(expr) = inner.attribute(name).and_then(|a| a.expr()) {
+                out.push(expr.syntax().text_range());
+            }
+        }
+    }
+    out
+}
+
+/// The insertion of a `moved` block after `block`, separated by a blank
+/// line, indented like `block`'s body, with the newline style of the file.
+fn moved_block(block: &Block, from: &Address, to: &Address) -> TextEdit {
+    let node = block.syntax();
+    let text = node.to_string();
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let indent = body_indent(block).unwrap_or_else(|| "  ".to_string());
+    let ends_with_newline = node.last_token().is_some_and(|t| t.kind() == NEWLINE);
+    let lead = if ends_with_newline {
+        nl.to_string()
+    } else {
+        format!("{nl}{nl}")
+    };
+    let tail = if ends_with_newline { nl } else { "" };
+    let moved = format!(
+        "{lead}moved {{{nl}{indent}from = {}{nl}{indent}to   = {}{nl}}}{tail}",
+        moved_address(from),
+        moved_address(to)
+    );
+    TextEdit::insert(node.text_range().end(), moved)
+}
+
+/// The address as written in a `moved` block.
+fn moved_address(address: &Address) -> String {
+    match address {
+        Address::Resource { type_name, name } => format!("{type_name}.{name}"),
+        other => other.to_string(),
+    }
+}
+
+/// The indentation of the first attribute or block inside `block`.
+fn body_indent(block: &Block) -> Option<String> {
+    let item = block.body()?.items().next()?;
+    let first = item.syntax().first_token()?;
+    (first.kind() == WHITESPACE).then(|| first.text().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_terraform_addresses() {
+        let cases = [
+            ("variable.region", Address::Variable("region".into())),
+            ("var.region", Address::Variable("region".into())),
+            ("local.cfg", Address::Local("cfg".into())),
+            ("module.vpc", Address::Module("vpc".into())),
+            ("output.ip", Address::Output("ip".into())),
+            (
+                "data.aws_ami.ubuntu",
+                Address::Data {
+                    type_name: "aws_ami".into(),
+                    name: "ubuntu".into(),
+                },
+            ),
+            (
+                "aws_instance.web",
+                Address::Resource {
+                    type_name: "aws_instance".into(),
+                    name: "web".into(),
+                },
+            ),
+            (
+                "resource.aws_instance.web",
+                Address::Resource {
+                    type_name: "aws_instance".into(),
+                    name: "web".into(),
+                },
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(text.parse::<Address>().unwrap(), expected, "{text}");
+        }
+        for bad in ["", "web", "module.a.b", "data.x", "a.b.c", "var.1x", "a..b"] {
+            assert!(bad.parse::<Address>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn address_display_round_trips() {
+        for text in [
+            "variable.a",
+            "local.b",
+            "module.c",
+            "output.d",
+            "data.t.e",
+            "t.f",
+        ] {
+            assert_eq!(text.parse::<Address>().unwrap().to_string(), text);
+        }
+    }
+}
