@@ -1,0 +1,162 @@
+//! Terraform-aware renames over the module in `fixtures/rename/terraform/`:
+//! one diff snapshot per kind of address, and the refusals.
+
+use std::path::Path;
+
+use hclwright::diff::{apply_edits, unified_diff};
+use hclwright::refs::SourceFile;
+use hclwright::refs::terraform::{Address, Options, TerraformRenameError, rename};
+
+fn module() -> Vec<SourceFile> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rename/terraform");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| SourceFile::new(p.file_name().unwrap(), std::fs::read_to_string(&p).unwrap()))
+        .collect()
+}
+
+/// The diff of a rename over the fixture module, with a summary line.
+fn renamed(address: &str, new_name: &str, moved: bool) -> String {
+    let files = module();
+    let address: Address = address.parse().unwrap();
+    let result = rename(&files, &address, new_name, Options { moved }).unwrap();
+    let mut out = format!(
+        "{address} -> {new_name}{}: {} declarations, {} references, {} moved blocks\n\n",
+        if moved { " (moved)" } else { "" },
+        result.declarations,
+        result.references,
+        result.moved_blocks
+    );
+    for file_edits in &result.files {
+        let file = files.iter().find(|f| f.path == file_edits.path).unwrap();
+        let new_text = apply_edits(&file.text, &file_edits.edits).unwrap();
+        let reparsed = hclwright::parse(&new_text);
+        assert!(
+            reparsed.errors().is_empty(),
+            "{:?}\n{new_text}",
+            reparsed.errors()
+        );
+        out.push_str(&unified_diff(
+            &file.text,
+            &new_text,
+            &file.path.display().to_string(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn variable_with_quoted_label_and_tfvars() {
+    insta::assert_snapshot!(renamed("variable.region", "aws_region", false));
+}
+
+#[test]
+fn variable_with_bare_label() {
+    insta::assert_snapshot!(renamed("var.instances", "instance_count", false));
+}
+
+#[test]
+fn local_value() {
+    insta::assert_snapshot!(renamed("local.name", "app_name", false));
+}
+
+#[test]
+fn module_with_moved_block() {
+    insta::assert_snapshot!(renamed("module.vpc", "network", true));
+}
+
+#[test]
+fn resource_without_moved_block_renames_existing_moved_to() {
+    insta::assert_snapshot!(renamed("aws_instance.web", "app", false));
+}
+
+#[test]
+fn resource_with_moved_block_chains_existing_moves() {
+    insta::assert_snapshot!(renamed("aws_instance.web", "app", true));
+}
+
+#[test]
+fn resource_in_import_block() {
+    insta::assert_snapshot!(renamed("aws_eip.web", "public_ip", true));
+}
+
+#[test]
+fn data_source() {
+    insta::assert_snapshot!(renamed("data.aws_ami.ubuntu", "jammy", false));
+}
+
+#[test]
+fn output_value() {
+    insta::assert_snapshot!(renamed("output.ips", "private_ips", false));
+}
+
+#[test]
+fn moved_block_follows_the_file_layout() {
+    // Tabs inside the block, CRLF line endings, no final newline.
+    let files = [SourceFile::new(
+        "main.tf",
+        "module \"a\" {\r\n\tsource = \"./a\"\r\n}",
+    )];
+    let address: Address = "module.a".parse().unwrap();
+    let result = rename(&files, &address, "b", Options { moved: true }).unwrap();
+    let text = apply_edits(&files[0].text, &result.files[0].edits).unwrap();
+    assert_eq!(
+        text,
+        "module \"b\" {\r\n\tsource = \"./a\"\r\n}\r\n\r\nmoved {\r\n\tfrom = module.a\r\n\tto   = module.b\r\n}"
+    );
+}
+
+#[test]
+fn refusals() {
+    let files = module();
+    let addr = |s: &str| s.parse::<Address>().unwrap();
+    let opts = Options::default();
+    assert!(matches!(
+        rename(&files, &addr("variable.env"), "region", opts),
+        Err(TerraformRenameError::AlreadyDeclared { .. })
+    ));
+    assert!(matches!(
+        rename(&files, &addr("aws_instance.web"), "1st", opts),
+        Err(TerraformRenameError::InvalidName(_))
+    ));
+    assert!(matches!(
+        rename(&files, &addr("module.vpc"), "vpc", opts),
+        Err(TerraformRenameError::SameName)
+    ));
+    assert!(matches!(
+        rename(
+            &files,
+            &addr("variable.env"),
+            "stage",
+            Options { moved: true }
+        ),
+        Err(TerraformRenameError::MovedNotSupported(_))
+    ));
+    let mut broken = files.clone();
+    broken.push(SourceFile::new("broken.tf", "resource \"x\" {\n"));
+    let Err(TerraformRenameError::InvalidFiles(invalid)) =
+        rename(&broken, &addr("variable.env"), "stage", opts)
+    else {
+        panic!("a file with syntax errors must be refused");
+    };
+    assert_eq!(invalid.files[0].0, Path::new("broken.tf"));
+}
+
+#[test]
+fn unknown_address_changes_nothing() {
+    let files = module();
+    let result = rename(
+        &files,
+        &"variable.nope".parse().unwrap(),
+        "x",
+        Options::default(),
+    )
+    .unwrap();
+    assert_eq!((result.declarations, result.references), (0, 0));
+    assert!(result.files.is_empty());
+}
