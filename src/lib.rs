@@ -27,6 +27,7 @@
 
 pub mod ast;
 pub mod diff;
+pub mod format;
 pub mod lexer;
 mod parse;
 mod parser;
@@ -34,6 +35,7 @@ pub mod refs;
 mod syntax_error;
 mod syntax_kind;
 
+pub use format::{FormatError, FormatOptions, format, format_with};
 pub use parse::Parse;
 pub use parser::MAX_DEPTH;
 pub use refs::{Reference, Rename, Traversal, references};

@@ -1,0 +1,193 @@
+//! The canonical layout of HCL ("hclfmt style"), byte for byte what the
+//! upstream Go formatter (`hclwrite.Format`) produces, and the `terraform`
+//! profile (what `terraform fmt` adds).
+//!
+//! The formatter works on tokens, like upstream: it only rewrites the runs
+//! of spaces and tabs between tokens (and drops a leading byte order mark),
+//! so it never changes a comment, a string, a heredoc, a newline or a line
+//! ending, and it formats broken input too.
+//!
+//! ```
+//! let text = "resource \"a\" \"b\" {\ncount=1\n  tags = {Name=\"x\" # the name\n  }\n}\n";
+//! assert_eq!(
+//!     hclwright::format(text),
+//!     "resource \"a\" \"b\" {\n  count = 1\n  tags = { Name = \"x\" # the name\n  }\n}\n"
+//! );
+//! ```
+//!
+//! The rules are listed in `docs/format-rules.md` of the shared material:
+//! lines are split into a lead, an optional `= value` cell and an optional
+//! trailing comment; indentation follows the brackets; spacing inside a
+//! cell follows the neighbouring tokens; `=` signs and trailing comments of
+//! consecutive lines are aligned.
+//!
+//! Parts of a text can be formatted on their own — see [`format_range`] and
+//! [`format_node`].
+
+mod align;
+mod indent;
+mod layout;
+mod lines;
+mod partial;
+mod spacing;
+mod terraform;
+mod tokens;
+
+use std::fmt;
+
+pub use partial::{format_node, format_range, format_range_edits};
+
+use crate::diff::TextEdit;
+use crate::syntax_error::SyntaxError;
+use layout::Layout;
+
+/// Formats `text` in the canonical layout, exactly as upstream
+/// `hclwrite.Format` (and `hclfmt`) does. Works on any input, including
+/// input with syntax errors; never panics.
+///
+/// ```
+/// assert_eq!(hclwright::format("a=1\nbbb   =  2 # two\n"), "a   = 1\nbbb = 2 # two\n");
+/// // Broken input is formatted too.
+/// assert_eq!(hclwright::format("a = [1,2\n"), "a = [1, 2\n");
+/// ```
+pub fn format(text: &str) -> String {
+    let mut layout = Layout::new(text);
+    layout.format_all();
+    layout.render()
+}
+
+/// The changes [`format`] makes, as sorted, non-overlapping edits that
+/// each replace one run of whitespace (empty when `text` is already
+/// formatted) — the form editors expect.
+///
+/// ```
+/// use hclwright::diff::apply_edits;
+/// let text = "a=1\n";
+/// let edits = hclwright::format::format_edits(text);
+/// assert_eq!(edits.len(), 2);
+/// assert_eq!(apply_edits(text, &edits).unwrap(), "a = 1\n");
+/// ```
+pub fn format_edits(text: &str) -> Vec<TextEdit> {
+    let mut layout = Layout::new(text);
+    layout.format_all();
+    layout.edits()
+}
+
+/// Formats `text` with `options`.
+///
+/// With [`FormatOptions::default`] (the `hclfmt` profile) this is
+/// [`format`] and never fails. With [`FormatOptions::terraform`] the input
+/// must be free of syntax errors (a [`FormatError`] lists them otherwise);
+/// then `terraform fmt`'s normalizations are applied before the layout:
+///
+/// - a value that is exactly one interpolation is unwrapped:
+///   `"${var.x}"` → `var.x` (in parentheses if it spans lines);
+/// - the `type` of a top-level `variable` block is normalized: `list` →
+///   `list(any)`, `"string"` → `string`, `"map"` → `map(string)`, …;
+/// - block labels are quoted: `module foo {` → `module "foo" {`. Unlike
+///   `terraform fmt`, a comment between labels is kept.
+///
+/// ```
+/// use hclwright::{FormatOptions, format_with};
+/// let text = "module foo {\nsource=\"${var.src}\"\n}\n";
+/// let out = format_with(text, &FormatOptions::terraform()).unwrap();
+/// assert_eq!(out, "module \"foo\" {\n  source = var.src\n}\n");
+///
+/// let err = format_with("a = 1\nb = \n", &FormatOptions::terraform()).unwrap_err();
+/// assert_eq!((err.errors()[0].line, err.errors()[0].column), (2, 5));
+/// ```
+pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, FormatError> {
+    match options.profile {
+        Profile::Hclfmt => Ok(format(text)),
+        Profile::Terraform => {
+            let parse = crate::parse(text);
+            if !parse.errors().is_empty() {
+                return Err(FormatError {
+                    errors: parse.errors().to_vec(),
+                });
+            }
+            let normalized = terraform::normalize(text, parse.body());
+            Ok(format(&normalized))
+        }
+    }
+}
+
+/// Which formatter to imitate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Profile {
+    /// `hclwrite.Format` / `hclfmt`: layout only; accepts broken input.
+    #[default]
+    Hclfmt,
+    /// `terraform fmt`: refuses broken input, then normalizes
+    /// interpolation-only values, `variable` types and block labels before
+    /// the layout.
+    Terraform,
+}
+
+/// Options for [`format_with`].
+///
+/// ```
+/// use hclwright::FormatOptions;
+/// use hclwright::format::Profile;
+/// assert_eq!(FormatOptions::default().profile, Profile::Hclfmt);
+/// assert_eq!(FormatOptions::terraform().profile, Profile::Terraform);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct FormatOptions {
+    /// The formatter to imitate.
+    pub profile: Profile,
+}
+
+impl FormatOptions {
+    /// The `hclfmt` layout (the default).
+    pub fn hclfmt() -> FormatOptions {
+        FormatOptions::with_profile(Profile::Hclfmt)
+    }
+
+    /// What `terraform fmt` does.
+    pub fn terraform() -> FormatOptions {
+        FormatOptions::with_profile(Profile::Terraform)
+    }
+
+    /// Options for `profile`.
+    pub fn with_profile(profile: Profile) -> FormatOptions {
+        FormatOptions { profile }
+    }
+}
+
+/// Why [`format_with`] refused its input: the syntax errors, with their
+/// positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError {
+    errors: Vec<SyntaxError>,
+}
+
+impl FormatError {
+    /// The syntax errors, sorted by position (never empty).
+    pub fn errors(&self) -> &[SyntaxError] {
+        &self.errors
+    }
+
+    /// Renders every error for a human, as `hclwright check` does:
+    /// `path:line:col: message`, the source line and a caret.
+    pub fn render(&self, path: &str, text: &str) -> String {
+        self.errors.iter().map(|e| e.render(path, text)).collect()
+    }
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} syntax error", self.errors.len())?;
+        if self.errors.len() != 1 {
+            write!(f, "s")?;
+        }
+        for e in &self.errors {
+            write!(f, "\n{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FormatError {}

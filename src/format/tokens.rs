@@ -1,0 +1,158 @@
+//! The token stream as the upstream formatter sees it.
+//!
+//! Built from the lexer in upstream-compatible mode, with two adjustments
+//! (see `format-rules.md`, "Tokens as the formatter sees them"):
+//! - a `#` / `//` comment and the newline right after it are one token, so
+//!   that a line ends after such a comment;
+//! - whitespace is not a token: each token records where the run of
+//!   spaces/tabs before it starts. A byte order mark at the start counts as
+//!   part of the first token's leading whitespace (upstream counts it as
+//!   indentation, which the formatter then resets).
+
+use crate::lexer::{LexOptions, StartMode, tokenize_with};
+use crate::syntax_kind::SyntaxKind::{self, *};
+
+/// One token: its kind and where its text and the whitespace before it lie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tok {
+    /// The kind; a line comment merged with its newline stays `COMMENT`.
+    pub kind: SyntaxKind,
+    /// Byte offset where the whitespace before the token starts.
+    pub ws: u32,
+    /// Byte offset where the token text starts.
+    pub start: u32,
+    /// Byte offset just past the token text.
+    pub end: u32,
+    /// True when a line ends after this token (a newline, or a line
+    /// comment that includes its newline).
+    pub ends_line: bool,
+}
+
+impl Tok {
+    /// Length in bytes of the original whitespace before the token (what
+    /// upstream calls "spaces before": a tab or a BOM byte counts as one).
+    #[inline]
+    pub fn original_spaces(&self) -> u32 {
+        self.start - self.ws
+    }
+
+    /// The token text.
+    #[inline]
+    pub fn text<'a>(&self, src: &'a str) -> &'a str {
+        &src[self.start as usize..self.end as usize]
+    }
+}
+
+/// The tokens of a text, plus the whitespace after the last one.
+#[derive(Clone, Debug)]
+pub(crate) struct TokenView {
+    /// Every significant token, in order.
+    pub toks: Vec<Tok>,
+    /// Byte offset where the whitespace after the last token starts (equal
+    /// to the text length when the text ends with a token).
+    pub eof_ws: u32,
+}
+
+impl TokenView {
+    /// Lexes `text` the way the upstream formatter does.
+    pub fn new(text: &str) -> TokenView {
+        let lexed = tokenize_with(
+            text,
+            LexOptions {
+                start: StartMode::Config,
+                upstream_compat: true,
+            },
+        );
+        let src = text.as_bytes();
+        let mut toks: Vec<Tok> = Vec::with_capacity(lexed.tokens.len());
+        let mut offset = 0u32;
+        let mut ws: Option<u32> = None;
+        for token in &lexed.tokens {
+            let start = offset;
+            let end = offset + token.len;
+            offset = end;
+            match token.kind {
+                WHITESPACE | BOM => {
+                    ws.get_or_insert(start);
+                }
+                NEWLINE if ws.is_none() && merges_with_newline(toks.last(), src) => {
+                    // The comment just before takes its newline.
+                    if let Some(comment) = toks.last_mut() {
+                        comment.end = end;
+                        comment.ends_line = true;
+                    }
+                }
+                kind => toks.push(Tok {
+                    kind,
+                    ws: ws.take().unwrap_or(start),
+                    start,
+                    end,
+                    ends_line: kind == NEWLINE,
+                }),
+            }
+        }
+        TokenView {
+            toks,
+            eof_ws: ws.unwrap_or(offset),
+        }
+    }
+}
+
+/// True if `prev` is a `#` or `//` comment not yet holding a newline.
+fn merges_with_newline(prev: Option<&Tok>, src: &[u8]) -> bool {
+    match prev {
+        Some(t) if t.kind == COMMENT && !t.ends_line => {
+            let text = &src[t.start as usize..t.end as usize];
+            text.starts_with(b"#") || text.starts_with(b"//")
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds_and_texts(text: &str) -> Vec<(SyntaxKind, String, u32)> {
+        let view = TokenView::new(text);
+        view.toks
+            .iter()
+            .map(|t| (t.kind, t.text(text).to_string(), t.original_spaces()))
+            .collect()
+    }
+
+    #[test]
+    fn line_comment_takes_its_newline() {
+        let toks = kinds_and_texts("a = 1 # c\r\n/* d */\n");
+        assert_eq!(
+            toks,
+            [
+                (IDENT, "a".to_string(), 0),
+                (EQ, "=".to_string(), 1),
+                (NUMBER, "1".to_string(), 1),
+                (COMMENT, "# c\r\n".to_string(), 1),
+                (COMMENT, "/* d */".to_string(), 0),
+                (NEWLINE, "\n".to_string(), 0),
+            ]
+        );
+    }
+
+    #[test]
+    fn bom_and_tabs_count_as_spaces_before() {
+        let toks = kinds_and_texts("\u{feff}\ta\t=1");
+        assert_eq!(toks[0], (IDENT, "a".to_string(), 4));
+        assert_eq!(toks[1], (EQ, "=".to_string(), 1));
+        assert_eq!(toks[2], (NUMBER, "1".to_string(), 0));
+    }
+
+    #[test]
+    fn trailing_whitespace_is_remembered() {
+        let view = TokenView::new("a = 1\n \t");
+        assert_eq!(view.eof_ws, 6);
+        let view = TokenView::new("a");
+        assert_eq!(view.eof_ws, 1);
+        let view = TokenView::new("# only");
+        assert_eq!(view.toks.len(), 1);
+        assert!(!view.toks[0].ends_line);
+    }
+}
