@@ -3,6 +3,7 @@
 mod check;
 mod dump;
 mod files;
+mod refs;
 
 use std::ffi::OsString;
 
@@ -32,6 +33,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Print the syntax tree of a file.
     Dump(dump::DumpArgs),
+    /// List the references (traversals from a variable): `path:line:col: traversal`.
+    Refs(refs::RefsArgs),
 }
 
 /// Runs the tool with `args` (including the program name); returns the
@@ -53,5 +56,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Dump(args) => dump::run(args),
+        Command::Refs(args) => refs::run(args),
     }
 }

@@ -1,0 +1,214 @@
+//! `hclwright refs`: list the references of files.
+
+use std::fmt::Write as _;
+
+use hclwright::refs::{Binding, IndexKey, Reference, StepKind, references, references_with_locals};
+
+use super::files::{Input, expand, read_error_message, read_input};
+use super::{EXIT_ERRORS, EXIT_OK};
+
+/// Exit code: no reference found.
+const EXIT_NONE: i32 = 1;
+
+/// Arguments of `refs`.
+#[derive(clap::Args, Debug)]
+pub struct RefsArgs {
+    /// Files or directories (walked recursively for .tf, .tfvars, .hcl and
+    /// .nomad files); `-` reads standard input. Defaults to `.`.
+    paths: Vec<String>,
+    /// Print a JSON array of references, with the byte range, line and
+    /// column of every step.
+    #[arg(long)]
+    json: bool,
+    /// Also list uses of variables bound by `for` expressions and template
+    /// `for` directives (marked `(local)`).
+    #[arg(long)]
+    locals: bool,
+}
+
+/// Prints each reference as `path:line:col: traversal`; exit 0 when some
+/// were found, 1 when none, 2 on read or syntax errors (files with syntax
+/// errors are reported and skipped).
+pub fn run(args: RefsArgs) -> i32 {
+    let paths = if args.paths.is_empty() {
+        vec![".".to_string()]
+    } else {
+        args.paths
+    };
+    let (inputs, walk_errors) = expand(&paths, true);
+    let mut failed = !walk_errors.is_empty();
+    for e in walk_errors {
+        eprintln!("{e}");
+    }
+    let mut found = 0usize;
+    let mut json_items = Vec::new();
+    let mut out = String::new();
+    for input in &inputs {
+        let Some((name, text, refs)) = references_of(input, args.locals) else {
+            failed = true;
+            continue;
+        };
+        found += refs.len();
+        let lines = LineIndex::new(&text);
+        for reference in &refs {
+            if args.json {
+                json_items.push(json_reference(&name, &lines, reference));
+            } else {
+                let (line, col) = lines.line_col(reference.traversal.root_range.start().into());
+                let local = if reference.binding.is_local() {
+                    " (local)"
+                } else {
+                    ""
+                };
+                let _ = writeln!(out, "{name}:{line}:{col}: {}{local}", reference.traversal);
+            }
+        }
+    }
+    if args.json {
+        out = format!("[{}]\n", json_items.join(",\n "));
+    }
+    print!("{out}");
+    if failed {
+        EXIT_ERRORS
+    } else if found == 0 {
+        EXIT_NONE
+    } else {
+        EXIT_OK
+    }
+}
+
+/// Reads and parses one input; reports problems and returns `None` for
+/// unreadable files and files with syntax errors.
+fn references_of(input: &Input, locals: bool) -> Option<(String, String, Vec<Reference>)> {
+    let name = input.display_name();
+    let text = match read_input(input) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{}", read_error_message(input, &e));
+            return None;
+        }
+    };
+    let parse = hclwright::parse(&text);
+    if !parse.errors().is_empty() {
+        for e in parse.errors() {
+            eprint!("{}", e.render(&name, &text));
+        }
+        return None;
+    }
+    let refs = if locals {
+        references_with_locals(&parse.syntax())
+    } else {
+        references(&parse.syntax())
+    };
+    Some((name, text, refs))
+}
+
+/// Line starts of a text, for 1-based lines and columns (in characters).
+struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    fn new(text: &'a str) -> LineIndex<'a> {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { text, starts }
+    }
+
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let col = self.text[self.starts[line]..offset].chars().count() + 1;
+        (line + 1, col)
+    }
+}
+
+fn json_reference(path: &str, lines: &LineIndex, reference: &Reference) -> String {
+    let t = &reference.traversal;
+    let (line, column) = lines.line_col(t.root_range.start().into());
+    let range = t.range();
+    let mut steps = Vec::new();
+    for step in &t.steps {
+        let (sline, scol) = lines.line_col(step.range.start().into());
+        let kind = match &step.kind {
+            StepKind::Attr(name) => format!(r#""kind": "attr", "name": {}"#, json_string(name)),
+            StepKind::Index(IndexKey::Number(n)) => {
+                format!(
+                    r#""kind": "index", "key": {}, "key_type": "number""#,
+                    json_string(n)
+                )
+            }
+            StepKind::Index(IndexKey::String(s)) => {
+                format!(
+                    r#""kind": "index", "key": {}, "key_type": "string""#,
+                    json_string(s)
+                )
+            }
+            StepKind::LegacyIndex(n) => {
+                format!(r#""kind": "legacy_index", "key": {}"#, json_string(n))
+            }
+            StepKind::DynamicIndex => r#""kind": "dynamic_index""#.to_string(),
+            StepKind::AttrSplat => r#""kind": "attr_splat""#.to_string(),
+            StepKind::FullSplat => r#""kind": "full_splat""#.to_string(),
+        };
+        steps.push(format!(
+            r#"{{{kind}, "start": {}, "end": {}, "line": {sline}, "column": {scol}}}"#,
+            u32::from(step.range.start()),
+            u32::from(step.range.end()),
+        ));
+    }
+    let local = match reference.binding {
+        Binding::Free => "false",
+        Binding::Local { .. } => "true",
+    };
+    format!(
+        r#"{{"path": {}, "line": {line}, "column": {column}, "traversal": {}, "root": {}, "local": {local}, "start": {}, "end": {}, "steps": [{}]}}"#,
+        json_string(path),
+        json_string(&t.to_string()),
+        json_string(&t.root),
+        u32::from(range.start()),
+        u32::from(range.end()),
+        steps.join(", ")
+    )
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c\n\u{1}é"), r#""a\"b\\c\n\u0001é""#);
+    }
+
+    #[test]
+    fn line_index_counts_characters() {
+        let lines = LineIndex::new("ab\néx = 1\n");
+        assert_eq!(lines.line_col(0), (1, 1));
+        assert_eq!(lines.line_col(3), (2, 1));
+        assert_eq!(lines.line_col(5), (2, 2));
+        assert_eq!(lines.line_col(11), (3, 1));
+    }
+}
