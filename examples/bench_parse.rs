@@ -1,0 +1,162 @@
+//! Parse benchmark: lexer, parser and printer throughput over a folder of
+//! HCL files.
+//!
+//! ```text
+//! cargo run --release --example bench_parse [DIR]
+//! ```
+//!
+//! Reads every `.tf`, `.tfvars`, `.hcl` and `.nomad` file under `DIR`, or
+//! else under `$HCLWRIGHT_CORPUS`, or else under `fixtures/`. After one
+//! warm-up pass it times each stage `REPS` times over all the files and
+//! reports the best run as MB/s (1 MB = 10^6 bytes):
+//!
+//! - lexing only (`hclwright::lexer::tokenize`);
+//! - full parsing (`hclwright::parse`: lexing, parsing, building the rowan
+//!   tree and the error list);
+//! - printing a parsed tree back to text (`syntax().to_string()`).
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Timed repetitions per stage; the best one counts.
+const REPS: usize = 7;
+/// Target throughput of `hclwright::parse`, MB/s.
+const PARSE_TARGET: f64 = 170.0;
+/// Target throughput of `hclwright::lexer::tokenize`, MB/s.
+const LEX_TARGET: f64 = 1000.0;
+/// File name endings treated as HCL.
+const EXTENSIONS: &[&str] = &[".tf", ".tfvars", ".hcl", ".nomad"];
+
+fn main() {
+    let dir = source_dir();
+    let (texts, skipped) = load(&dir);
+    if texts.is_empty() {
+        eprintln!("no HCL files under {}", dir.display());
+        std::process::exit(1);
+    }
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let mb = bytes as f64 / 1e6;
+    println!(
+        "{} files, {:.2} MB from {}{}",
+        texts.len(),
+        mb,
+        dir.display(),
+        if skipped > 0 {
+            format!(" ({skipped} non-UTF-8 files skipped)")
+        } else {
+            String::new()
+        }
+    );
+    println!("best of {REPS} runs after a warm-up\n");
+
+    let lex = best_of(|| {
+        for t in &texts {
+            black_box(hclwright::lexer::tokenize(black_box(t)));
+        }
+    });
+    let parse = best_of(|| {
+        for t in &texts {
+            black_box(hclwright::parse(black_box(t)));
+        }
+    });
+    let parsed: Vec<hclwright::Parse> = texts.iter().map(|t| hclwright::parse(t)).collect();
+    let printed: usize = parsed.iter().map(|p| p.syntax().to_string().len()).sum();
+    assert_eq!(printed, bytes, "printing is not lossless");
+    let print = best_of(|| {
+        for p in &parsed {
+            black_box(p.syntax().to_string());
+        }
+    });
+
+    let lex_mbs = mb / lex.as_secs_f64();
+    let parse_mbs = mb / parse.as_secs_f64();
+    let print_mbs = mb / print.as_secs_f64();
+    report("lexer (tokenize)", lex, lex_mbs, Some(LEX_TARGET));
+    report("parse (parse)", parse, parse_mbs, Some(PARSE_TARGET));
+    report("print (to_string)", print, print_mbs, None);
+    println!(
+        "\nparse / lexer time ratio: {:.2}x (the parser takes {:.0}% of parse time)",
+        parse.as_secs_f64() / lex.as_secs_f64(),
+        100.0 * (1.0 - lex.as_secs_f64() / parse.as_secs_f64()).max(0.0)
+    );
+}
+
+/// The folder to read: the first argument, `$HCLWRIGHT_CORPUS`, or
+/// `fixtures/`.
+fn source_dir() -> PathBuf {
+    if let Some(arg) = std::env::args_os().nth(1) {
+        return PathBuf::from(arg);
+    }
+    if let Some(corpus) = std::env::var_os("HCLWRIGHT_CORPUS") {
+        let corpus = PathBuf::from(corpus);
+        if corpus.is_dir() {
+            return corpus;
+        }
+        eprintln!(
+            "note: HCLWRIGHT_CORPUS={} is not a folder; using fixtures/",
+            corpus.display()
+        );
+    }
+    PathBuf::from("fixtures")
+}
+
+/// Reads every HCL file under `dir` (sorted, recursively); returns the
+/// texts and how many files were skipped as not UTF-8.
+fn load(dir: &Path) -> (Vec<String>, usize) {
+    let mut paths = Vec::new();
+    collect(dir, &mut paths);
+    paths.sort();
+    let mut texts = Vec::new();
+    let mut skipped = 0;
+    for path in paths {
+        match std::fs::read(&path).map(String::from_utf8) {
+            Ok(Ok(text)) => texts.push(text),
+            Ok(Err(_)) => skipped += 1,
+            Err(e) => eprintln!("{}: {e}", path.display()),
+        }
+    }
+    (texts, skipped)
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("cannot read {}", dir.display());
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if let Some(name) = path.file_name().and_then(|n| n.to_str())
+            && EXTENSIONS.iter().any(|ext| name.ends_with(ext))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// Runs `f` once to warm up, then `REPS` times; returns the fastest run.
+fn best_of(mut f: impl FnMut()) -> Duration {
+    f();
+    (0..REPS)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .min()
+        .expect("REPS > 0")
+}
+
+fn report(stage: &str, time: Duration, mbs: f64, target: Option<f64>) {
+    let verdict = match target {
+        Some(t) if mbs >= t => format!("target >= {t:.0} MB/s: met"),
+        Some(t) => format!("target >= {t:.0} MB/s: NOT met"),
+        None => String::new(),
+    };
+    println!(
+        "{stage:<20} {:>9.2} ms {mbs:>9.1} MB/s   {verdict}",
+        time.as_secs_f64() * 1e3
+    );
+}
