@@ -3,6 +3,8 @@
 mod check;
 mod dump;
 mod files;
+mod fmt;
+mod write;
 mod refs;
 
 use std::ffi::OsString;
@@ -15,6 +17,8 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_USAGE: i32 = 1;
 /// Exit code: syntax or I/O errors.
 pub const EXIT_ERRORS: i32 = 2;
+/// Exit code: `fmt --check` found files that are not formatted.
+pub const EXIT_CHANGES: i32 = 3;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -33,6 +37,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Print the syntax tree of a file.
     Dump(dump::DumpArgs),
+    /// Format files in the canonical layout (a drop-in for `terraform fmt`).
+    Fmt(fmt::FmtArgs),
     /// List the references (traversals from a variable): `path:line:col: traversal`.
     Refs(refs::RefsArgs),
 }
@@ -40,6 +46,8 @@ enum Command {
 /// Runs the tool with `args` (including the program name); returns the
 /// exit code.
 pub fn run(args: Vec<OsString>) -> i32 {
+    // `fmt` also accepts terraform's single-dash flags (`-check`, `-write=false`).
+    let args = fmt::translate_single_dash(args);
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -56,6 +64,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Dump(args) => dump::run(args),
+        Command::Fmt(args) => fmt::run(args),
         Command::Refs(args) => refs::run(args),
     }
 }

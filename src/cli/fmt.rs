@@ -1,0 +1,459 @@
+//! `hclwright fmt`: format files in place, a drop-in for `terraform fmt`.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use clap::ArgAction;
+use clap::builder::BoolishValueParser;
+use hclwright::FormatOptions;
+use hclwright::format::Profile;
+
+use super::files::{Input, expand, read_error_message, read_input};
+use super::write::write_atomic;
+use super::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
+
+/// Arguments of `fmt`. Every flag also takes terraform's single-dash
+/// spelling (`-check`, `-write=false`, …) and an optional `=BOOL`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Exit status: 0 when done (or, with --check, when every file is formatted), \
+1 on bad usage, 2 on syntax or I/O errors (files with syntax errors are \
+reported and left untouched; the other files are still processed), 3 when \
+--check finds files that are not formatted.")]
+pub struct FmtArgs {
+    /// Files or directories; `-` reads standard input and writes the result
+    /// to standard output. Directories are searched for .tf, .tfvars, .hcl
+    /// (including .tftest.hcl, .pkr.hcl) and .nomad files, skipping hidden
+    /// folders such as .terraform. Defaults to `.`.
+    paths: Vec<String>,
+    /// List the files whose formatting changed.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    list: bool,
+    /// Write the result back to the files.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    write: bool,
+    /// Print a unified diff of the changes.
+    #[arg(long, value_name = "BOOL", default_value_t = false, action = ArgAction::Set,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    diff: bool,
+    /// Write nothing; list the files that are not formatted and exit with 3
+    /// if there are any.
+    #[arg(long, value_name = "BOOL", default_value_t = false, action = ArgAction::Set,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    check: bool,
+    /// Also process subdirectories.
+    #[arg(long, value_name = "BOOL", default_value_t = false, action = ArgAction::Set,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    recursive: bool,
+    /// Which formatter to imitate: `terraform` (`terraform fmt`), `hclfmt`
+    /// (layout only), or `auto`: terraform for .tf, .tfvars, .tftest.hcl
+    /// and .tfmock.hcl files, hclfmt for other files and standard input.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Auto)]
+    profile: ProfileArg,
+    /// Accepted for compatibility with `terraform fmt`; output is never
+    /// colored.
+    #[arg(long, value_name = "BOOL", default_value_t = false, action = ArgAction::Set,
+          num_args = 0..=1, require_equals = true, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    no_color: bool,
+}
+
+/// The `--profile` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ProfileArg {
+    /// By file name.
+    Auto,
+    /// `terraform fmt`.
+    Terraform,
+    /// `hclfmt`.
+    Hclfmt,
+}
+
+/// The long flags of `fmt` that may be spelled with one dash.
+const SINGLE_DASH_FLAGS: &[&str] = &[
+    "list",
+    "write",
+    "diff",
+    "check",
+    "recursive",
+    "no-color",
+    "profile",
+];
+
+/// Rewrites terraform's single-dash spellings of `fmt`'s flags (`-check`,
+/// `-write=false`, …) into clap's `--` spellings, for the arguments after
+/// the `fmt` subcommand (up to a `--`). Other arguments are kept as they are.
+pub fn translate_single_dash(args: Vec<OsString>) -> Vec<OsString> {
+    let Some(sub) = args
+        .iter()
+        .skip(1)
+        .position(|a| !a.to_string_lossy().starts_with('-'))
+        .map(|p| p + 1)
+    else {
+        return args;
+    };
+    if args[sub] != "fmt" {
+        return args;
+    }
+    let mut out = Vec::with_capacity(args.len());
+    let mut done = false;
+    for (i, arg) in args.into_iter().enumerate() {
+        if i <= sub || done {
+            out.push(arg);
+            continue;
+        }
+        let text = arg.to_string_lossy();
+        if text == "--" {
+            done = true;
+            out.push(arg);
+            continue;
+        }
+        let is_single_dash_flag = text
+            .strip_prefix('-')
+            .filter(|rest| !rest.starts_with('-'))
+            .map(|rest| rest.split('=').next().unwrap_or(rest))
+            .is_some_and(|name| SINGLE_DASH_FLAGS.contains(&name));
+        if is_single_dash_flag {
+            let mut long = OsString::from("-");
+            long.push(&arg);
+            out.push(long);
+        } else {
+            out.push(arg);
+        }
+    }
+    out
+}
+
+/// What happened to one input.
+#[derive(Default)]
+struct Outcome {
+    /// The name shown in messages.
+    name: String,
+    /// Syntax or I/O error messages (already rendered).
+    errors: String,
+    /// True when the formatted text differs from the input.
+    changed: bool,
+    /// The diff, when asked for and changed.
+    diff: String,
+    /// Text to print on standard output (the formatted input).
+    output: Option<String>,
+}
+
+/// How the run is configured, after resolving terraform's flag rules.
+struct Plan {
+    list: bool,
+    write: bool,
+    diff: bool,
+    check: bool,
+    profile: ProfileArg,
+}
+
+pub fn run(args: FmtArgs) -> i32 {
+    let paths = if args.paths.is_empty() {
+        vec![".".to_string()]
+    } else {
+        args.paths
+    };
+    let plan = Plan {
+        list: args.list,
+        write: args.write && !args.check,
+        diff: args.diff,
+        check: args.check,
+        profile: args.profile,
+    };
+    let (inputs, walk_errors) = expand(&paths, args.recursive);
+    let mut failed = !walk_errors.is_empty();
+    for e in walk_errors {
+        eprintln!("{e}");
+    }
+    let outcomes = process_all(&inputs, &plan);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut changed = false;
+    for o in &outcomes {
+        if !o.errors.is_empty() {
+            failed = true;
+            let _ = out.flush();
+            eprint!("{}", o.errors);
+            continue;
+        }
+        changed |= o.changed;
+        if o.changed && plan.list && !o.name.is_empty() {
+            let _ = writeln!(out, "{}", o.name);
+        }
+        let _ = out.write_all(o.diff.as_bytes());
+        if let Some(text) = &o.output {
+            let _ = out.write_all(text.as_bytes());
+        }
+    }
+    let _ = out.flush();
+    if failed {
+        EXIT_ERRORS
+    } else if plan.check && changed {
+        EXIT_CHANGES
+    } else {
+        EXIT_OK
+    }
+}
+
+/// Processes every input, files in parallel; the outcomes keep the order
+/// of the inputs.
+fn process_all(inputs: &[Input], plan: &Plan) -> Vec<Outcome> {
+    let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(inputs.len());
+    outcomes.resize_with(inputs.len(), || None);
+    // Standard input is read on this thread, in order.
+    for (slot, input) in outcomes.iter_mut().zip(inputs) {
+        if *input == Input::Stdin {
+            *slot = Some(process(input, plan));
+        }
+    }
+    let files: Vec<usize> = (0..inputs.len())
+        .filter(|&i| outcomes[i].is_none())
+        .collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len() / 16 + 1);
+    if threads <= 1 {
+        for &i in &files {
+            outcomes[i] = Some(process(&inputs[i], plan));
+        }
+    } else {
+        let next = AtomicUsize::new(0);
+        let done: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut mine = Vec::new();
+                        loop {
+                            let k = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(&i) = files.get(k) else { break };
+                            mine.push((i, process(&inputs[i], plan)));
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
+        for (i, o) in done {
+            outcomes[i] = Some(o);
+        }
+    }
+    outcomes
+        .into_iter()
+        .zip(inputs)
+        .map(|(o, input)| {
+            o.unwrap_or_else(|| Outcome {
+                errors: format!("{}: internal error\n", input.display_name()),
+                ..Outcome::default()
+            })
+        })
+        .collect()
+}
+
+/// Formats one input and, for a file, writes it back if asked to.
+fn process(input: &Input, plan: &Plan) -> Outcome {
+    let name = match input {
+        Input::Stdin => "<stdin>".to_string(),
+        Input::File(p) => shown_path(p),
+    };
+    let mut outcome = Outcome {
+        name: name.clone(),
+        ..Outcome::default()
+    };
+    let text = match read_input(input) {
+        Ok(text) => text,
+        Err(e) => {
+            outcome.errors = format!("{}\n", read_error_message(input, &e));
+            return outcome;
+        }
+    };
+    let options = FormatOptions::with_profile(profile_for(input, plan.profile));
+    let formatted = match format_checked(&text, &name, &options) {
+        Ok(formatted) => formatted,
+        Err(errors) => {
+            outcome.errors = errors;
+            return outcome;
+        }
+    };
+    outcome.changed = formatted != text;
+    if outcome.changed && plan.diff {
+        outcome.diff = hclwright::diff::unified_diff(&text, &formatted, &name);
+    }
+    match input {
+        Input::Stdin => {
+            // Standard input is never listed or written; the result goes
+            // to standard output unless a diff or a check was asked for.
+            outcome.name.clear();
+            if !plan.diff && !plan.check {
+                outcome.output = Some(formatted);
+            }
+        }
+        Input::File(path) => {
+            if outcome.changed && plan.write {
+                if let Err(e) = write_atomic(path, formatted.as_bytes()) {
+                    outcome.errors = format!("{name}: cannot write the formatted file: {e}\n");
+                    return outcome;
+                }
+            } else if !plan.list && !plan.write && !plan.diff && !plan.check {
+                // As terraform: with nothing else to do, print the result.
+                outcome.output = Some(formatted);
+            }
+        }
+    }
+    outcome
+}
+
+/// Formats `text`, refusing it if it has syntax errors (whatever the
+/// profile); the error is the rendered list of syntax errors.
+fn format_checked(text: &str, name: &str, options: &FormatOptions) -> Result<String, String> {
+    match options.profile {
+        Profile::Hclfmt => {
+            // The layout alone would accept broken input; the CLI does not.
+            let parse = hclwright::parse(text);
+            if parse.errors().is_empty() {
+                Ok(hclwright::format(text))
+            } else {
+                Err(parse
+                    .errors()
+                    .iter()
+                    .map(|e| e.render(name, text))
+                    .collect())
+            }
+        }
+        _ => hclwright::format_with(text, options).map_err(|e| e.render(name, text)),
+    }
+}
+
+/// The profile for an input under `--profile`.
+fn profile_for(input: &Input, arg: ProfileArg) -> Profile {
+    match arg {
+        ProfileArg::Terraform => Profile::Terraform,
+        ProfileArg::Hclfmt => Profile::Hclfmt,
+        ProfileArg::Auto => match input {
+            Input::File(p) if is_terraform_file(p) => Profile::Terraform,
+            _ => Profile::Hclfmt,
+        },
+    }
+}
+
+/// True for the files `terraform fmt` handles: .tf, .tfvars, .tftest.hcl,
+/// .tfmock.hcl.
+fn is_terraform_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    [".tf", ".tfvars", ".tftest.hcl", ".tfmock.hcl"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+}
+
+/// A path as shown to the user: without leading `./` components.
+fn shown_path(path: &Path) -> String {
+    let trimmed: PathBuf = path
+        .components()
+        .skip_while(|c| matches!(c, Component::CurDir))
+        .collect();
+    if trimmed.as_os_str().is_empty() {
+        path.display().to_string()
+    } else {
+        trimmed.display().to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn translate(args: &[&str]) -> Vec<String> {
+        translate_single_dash(args.iter().map(OsString::from).collect())
+            .into_iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn single_dash_flags_become_long_flags_after_fmt() {
+        assert_eq!(
+            translate(&[
+                "hw",
+                "fmt",
+                "-check",
+                "-write=false",
+                "-list=false",
+                "-diff",
+                "-recursive",
+                "-",
+                "dir"
+            ]),
+            [
+                "hw",
+                "fmt",
+                "--check",
+                "--write=false",
+                "--list=false",
+                "--diff",
+                "--recursive",
+                "-",
+                "dir"
+            ]
+        );
+        // Unknown flags, other subcommands and arguments after `--` stay.
+        assert_eq!(
+            translate(&["hw", "fmt", "-x", "--", "-check"]),
+            ["hw", "fmt", "-x", "--", "-check"]
+        );
+        assert_eq!(
+            translate(&["hw", "check", "-check"]),
+            ["hw", "check", "-check"]
+        );
+        assert_eq!(translate(&["hw"]), ["hw"]);
+    }
+
+    #[test]
+    fn profiles_by_file_name() {
+        let file = |p: &str| Input::File(PathBuf::from(p));
+        for p in ["a/main.tf", "x.tfvars", "a.tftest.hcl", "m.tfmock.hcl"] {
+            assert_eq!(
+                profile_for(&file(p), ProfileArg::Auto),
+                Profile::Terraform,
+                "{p}"
+            );
+        }
+        for p in ["terragrunt.hcl", "job.nomad", "a.pkr.hcl"] {
+            assert_eq!(
+                profile_for(&file(p), ProfileArg::Auto),
+                Profile::Hclfmt,
+                "{p}"
+            );
+        }
+        assert_eq!(
+            profile_for(&Input::Stdin, ProfileArg::Auto),
+            Profile::Hclfmt
+        );
+        assert_eq!(
+            profile_for(&Input::Stdin, ProfileArg::Terraform),
+            Profile::Terraform
+        );
+    }
+
+    #[test]
+    fn shown_paths_drop_leading_dot() {
+        assert_eq!(shown_path(Path::new("./a/main.tf")), "a/main.tf");
+        assert_eq!(shown_path(Path::new("main.tf")), "main.tf");
+        assert_eq!(shown_path(Path::new(".")), ".");
+    }
+}
