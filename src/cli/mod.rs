@@ -6,6 +6,7 @@ mod files;
 mod fmt;
 mod write;
 mod refs;
+mod rename;
 
 use std::ffi::OsString;
 
@@ -41,6 +42,8 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// List the references (traversals from a variable): `path:line:col: traversal`.
     Refs(refs::RefsArgs),
+    /// Rename a reference prefix everywhere (or, with --terraform, a declared object); prints a diff unless -w.
+    Rename(rename::RenameArgs),
 }
 
 /// Runs the tool with `args` (including the program name); returns the
@@ -66,5 +69,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Command::Dump(args) => dump::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Refs(args) => refs::run(args),
+        Command::Rename(args) => rename::run(args),
     }
 }

@@ -1,0 +1,219 @@
+//! The `refs` and `rename` subcommands, run as a user would: output,
+//! files written or left alone, exit codes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A fresh directory with the given files; removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(files: &[(&str, &str)]) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let dir =
+            std::env::temp_dir().join(format!("hclwright-cli-refs-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (name, text) in files {
+            let path = dir.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        TempDir(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.0.join(name)).unwrap()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hclwright"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+const MAIN: &str = "resource \"aws_instance\" \"web\" {\n  ami  = var.ami\n  name = \"${var.prefix}-web\"\n  tags = { for k, v in var.tags : k => v }\n}\n";
+const OUTPUTS: &str = "output \"id\" {\n  value = aws_instance.web.id\n}\n";
+
+#[test]
+fn refs_lists_every_reference() {
+    let dir = TempDir::new(&[("main.tf", MAIN), ("outputs.tf", OUTPUTS)]);
+    let out = run(dir.path(), &["refs"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "./main.tf:2:10: var.ami\n./main.tf:3:13: var.prefix\n./main.tf:4:24: var.tags\n./outputs.tf:2:11: aws_instance.web.id\n"
+    );
+    let out = run(dir.path(), &["refs", "--locals", "main.tf"]);
+    assert!(
+        stdout(&out).contains("main.tf:4:35: k (local)\nmain.tf:4:40: v (local)\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn refs_json() {
+    let dir = TempDir::new(&[("a.tf", "x = var.m[\"k\"].y[*]\n")]);
+    let out = run(dir.path(), &["refs", "--json", "a.tf"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        concat!(
+            r#"[{"path": "a.tf", "line": 1, "column": 5, "traversal": "var.m[\"k\"].y[*]", "root": "var", "local": false, "start": 4, "end": 19, "steps": ["#,
+            r#"{"kind": "attr", "name": "m", "start": 7, "end": 9, "line": 1, "column": 8}, "#,
+            r#"{"kind": "index", "key": "k", "key_type": "string", "start": 9, "end": 14, "line": 1, "column": 10}, "#,
+            r#"{"kind": "attr", "name": "y", "start": 14, "end": 16, "line": 1, "column": 15}, "#,
+            r#"{"kind": "full_splat", "start": 16, "end": 19, "line": 1, "column": 17}]}]"#,
+            "\n"
+        )
+    );
+}
+
+#[test]
+fn refs_exit_codes() {
+    let dir = TempDir::new(&[
+        ("none.tf", "a = 1\n"),
+        ("bad.tf", "a = var.x +\n"),
+        ("ok.tf", "b = var.y\n"),
+    ]);
+    let out = run(dir.path(), &["refs", "none.tf"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(dir.path(), &["refs", "bad.tf", "ok.tf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "ok.tf:1:5: var.y\n");
+    assert!(stderr(&out).contains("bad.tf:1:"), "{}", stderr(&out));
+}
+
+#[test]
+fn refs_reads_standard_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
+        .args(["refs", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a = local.x[0]\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&out), "<stdin>:1:5: local.x[0]\n");
+}
+
+#[test]
+fn rename_prints_a_diff_without_writing() {
+    let dir = TempDir::new(&[("main.tf", MAIN)]);
+    let out = run(
+        dir.path(),
+        &["rename", "var.ami", "var.image_id", "main.tf"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "--- old/main.tf\n+++ new/main.tf\n@@ -1,5 +1,5 @@\n resource \"aws_instance\" \"web\" {\n-  ami  = var.ami\n+  ami  = var.image_id\n   name = \"${var.prefix}-web\"\n   tags = { for k, v in var.tags : k => v }\n }\n"
+    );
+    assert!(
+        stderr(&out).contains("would rename `var.ami` -> `var.image_id`: 1 reference in 1 file")
+    );
+    assert_eq!(dir.read("main.tf"), MAIN);
+}
+
+#[test]
+fn rename_writes_with_w() {
+    let dir = TempDir::new(&[("main.tf", MAIN), ("sub/x.tf", "y = var.tags\n")]);
+    let out = run(dir.path(), &["rename", "-w", "var.tags", "local.tags"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "./main.tf\n./sub/x.tf\n");
+    assert_eq!(dir.read("main.tf"), MAIN.replace("var.tags", "local.tags"));
+    assert_eq!(dir.read("sub/x.tf"), "y = local.tags\n");
+}
+
+#[test]
+fn rename_nothing_matched_and_errors() {
+    let dir = TempDir::new(&[("main.tf", MAIN), ("bad.tf", "z = var.ami +\n")]);
+    let out = run(
+        dir.path(),
+        &["rename", "-w", "var.nope", "var.x", "main.tf"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(dir.read("main.tf"), MAIN);
+
+    // The file with a syntax error is reported and left alone; the others
+    // are renamed.
+    let out = run(dir.path(), &["rename", "-w", "var.ami", "var.image"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.tf: not renamed because of syntax errors"));
+    assert_eq!(dir.read("bad.tf"), "z = var.ami +\n");
+    assert_eq!(dir.read("main.tf"), MAIN.replace("var.ami", "var.image"));
+
+    let out = run(dir.path(), &["rename", "var.a[*]", "var.b", "main.tf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("as many `[*]`"));
+}
+
+#[test]
+fn terraform_rename_with_moved_block() {
+    let dir = TempDir::new(&[
+        ("main.tf", MAIN),
+        ("outputs.tf", OUTPUTS),
+        ("modules/child/main.tf", "value = aws_instance.web.id\n"),
+    ]);
+    let out = run(
+        dir.path(),
+        &[
+            "rename",
+            "-w",
+            "--terraform",
+            "--moved",
+            "aws_instance.web",
+            "app",
+            ".",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        dir.read("main.tf"),
+        MAIN.replace("\"web\"", "\"app\"")
+            + "\nmoved {\n  from = aws_instance.web\n  to   = aws_instance.app\n}\n"
+    );
+    assert_eq!(
+        dir.read("outputs.tf"),
+        OUTPUTS.replace("aws_instance.web", "aws_instance.app")
+    );
+    // A module is one directory: a child module is not renamed.
+    assert_eq!(
+        dir.read("modules/child/main.tf"),
+        "value = aws_instance.web.id\n"
+    );
+
+    let out = run(dir.path(), &["rename", "--terraform", "variable.ami", "1x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(dir.path(), &["rename", "--terraform", "variable.nope", "x"]);
+    assert_eq!(out.status.code(), Some(1));
+}
