@@ -232,7 +232,7 @@ fn terraform_plan(
     let sources: Vec<SourceFile> = files.iter().map(|(_, f)| f.clone()).collect();
     let options = terraform::Options { moved: args.moved };
     let result =
-        terraform::rename(&sources, &address, &args.to, options).map_err(|e| e.to_string())?;
+        terraform::rename(&sources, address, &args.to, options).map_err(|e| e.to_string())?;
     let changes = result
         .files
         .iter()

@@ -388,6 +388,6 @@ mod tests {
     fn segments_split_at_wildcards() {
         assert_eq!(segments(&steps("r.a[*].b")), [0..1, 2..3]);
         assert_eq!(segments(&steps("r[*][*]")), [0..0, 1..1, 2..2]);
-        assert_eq!(segments(&steps("r")), [0..0]);
+        assert_eq!(segments(&steps("r")), vec![0..0]);
     }
 }
