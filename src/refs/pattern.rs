@@ -103,6 +103,7 @@ impl Pattern {
                 format!("`{root}` is not an identifier"),
             ));
         }
+        check_root(root)?;
         Ok(Pattern {
             root: root.to_string(),
             steps,
@@ -185,6 +186,7 @@ impl FromStr for Pattern {
         let root = reader
             .identifier()
             .ok_or_else(|| PatternError::new(0, "a pattern starts with a name, such as `var`"))?;
+        check_root(root)?;
         let mut steps = Vec::new();
         while !reader.at_end() {
             steps.push(reader.step()?);
@@ -194,6 +196,18 @@ impl FromStr for Pattern {
             steps,
         })
     }
+}
+
+/// `true`, `false` and `null` are keywords: a traversal cannot start at
+/// them.
+fn check_root(root: &str) -> Result<(), PatternError> {
+    if matches!(root, "true" | "false" | "null") {
+        return Err(PatternError::new(
+            0,
+            format!("`{root}` is a keyword, not a variable"),
+        ));
+    }
+    Ok(())
 }
 
 struct Reader<'a> {
@@ -367,6 +381,8 @@ mod tests {
     fn rejects_malformed_patterns() {
         for (bad, offset) in [
             ("", 0),
+            ("null.x", 0),
+            ("true", 0),
             ("1a", 0),
             ("var.", 4),
             ("var..a", 4),
