@@ -33,10 +33,12 @@ impl SyntaxError {
         }
     }
 
-    /// Fills in line and column of errors sorted by position, in one pass.
+    /// Fills in line and column of errors sorted by position, in one pass
+    /// over the text (linear even for many errors on one long line).
     pub(crate) fn fill_positions(errors: &mut [SyntaxError], text: &str) {
+        let bytes = text.as_bytes();
         let mut line = 1u32;
-        let mut line_start = 0usize;
+        let mut column = 1u32;
         let mut scanned = 0usize;
         for e in errors.iter_mut() {
             let offset = usize::from(e.range.start()).min(text.len());
@@ -46,15 +48,17 @@ impl SyntaxError {
                 e.column = c;
                 continue;
             }
-            for (i, b) in text.as_bytes()[scanned..offset].iter().enumerate() {
-                if *b == b'\n' {
+            for &b in &bytes[scanned..offset] {
+                if b == b'\n' {
                     line += 1;
-                    line_start = scanned + i + 1;
+                    column = 1;
+                } else if b & 0xC0 != 0x80 {
+                    column += 1;
                 }
             }
             scanned = offset;
             e.line = line;
-            e.column = column_of(text, line_start, offset);
+            e.column = column;
         }
     }
 

@@ -54,13 +54,13 @@ fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
                     if let Some(first_range) = seen.get(name) {
                         let (line, col) =
                             crate::syntax_error::line_col(p.text, first_range.start());
-                        p.error_at(
+                        p.error_always(
                             range,
                             format!(
                                 "attribute `{name}` redefined: it was already set at {line}:{col}; each attribute may be set only once"
                             ),
                         );
-                        p.error_at(
+                        p.error_always(
                             *first_range,
                             format!("attribute `{name}` first set here, and set again later"),
                         );

@@ -70,6 +70,9 @@ pub(crate) fn parse_text(text: &str, entry: Entry) -> (GreenNode, Vec<SyntaxErro
         nl_significant: true,
         depth: 0,
         next_sig: std::cell::Cell::new((usize::MAX, false, 0)),
+        last_sig_end: 0,
+        lex_error_starts: lexed.errors.iter().map(|e| e.offset).collect(),
+        last_error_start: None,
     };
     for e in &lexed.errors {
         p.errors.push(SyntaxError::new(
@@ -106,6 +109,14 @@ pub(crate) struct Parser<'t> {
     depth: u32,
     /// Cache of `nth_index(0)`: `(pos, nl_significant, index)`.
     next_sig: std::cell::Cell<(usize, bool, usize)>,
+    /// End offset of the last significant (non-trivia, non-newline) token
+    /// placed, to report a missing closer where it belongs.
+    last_sig_end: u32,
+    /// Start offsets of the lexer's errors (sorted), to avoid reporting a
+    /// second error at a position that already has one.
+    lex_error_starts: Vec<u32>,
+    /// Start of the last parser error reported.
+    last_error_start: Option<u32>,
 }
 
 impl<'t> Parser<'t> {
@@ -207,10 +218,17 @@ impl<'t> Parser<'t> {
     #[inline]
     fn bump_raw(&mut self) {
         let i = self.pos;
+        if i >= self.tokens.len() {
+            debug_assert!(false, "bump past the end");
+            return;
+        }
         let kind = self.tokens[i].kind;
         let text = self.text_at(i);
         self.builder.token(kind, text);
         self.pos += 1;
+        if !matches!(kind, WHITESPACE | COMMENT | NEWLINE) {
+            self.last_sig_end = self.starts[self.pos];
+        }
     }
 
     /// Places skipped trivia before the next significant token.
@@ -296,14 +314,35 @@ impl<'t> Parser<'t> {
         TextRange::new(start.into(), end.into())
     }
 
+    /// Reports an error, unless the position already has one (a second
+    /// error there is a consequence of the first).
     fn error_at(&mut self, range: TextRange, message: impl Into<String>) {
+        let at = u32::from(range.start());
+        if self.last_error_start == Some(at) || self.lex_error_starts.binary_search(&at).is_ok() {
+            return;
+        }
+        self.last_error_start = Some(at);
         self.errors.push(SyntaxError::new(range, message.into()));
     }
 
-    /// Reports "expected WHAT, found …" at the next significant token.
+    /// Reports an error even where another one is.
+    fn error_always(&mut self, range: TextRange, message: String) {
+        self.errors.push(SyntaxError::new(range, message));
+    }
+
+    /// Reports "expected WHAT, found …" at the next significant token —
+    /// or, when that token is on a later line or is the end of the text,
+    /// right after the previous token, where the missing thing belongs.
+    /// A second error at a position that already has one is a consequence
+    /// of the first and is not reported.
     fn error_expected(&mut self, what: &str) {
         let found = self.describe_current();
-        let range = self.current_range();
+        let mut range = self.current_range();
+        let start = u32::from(range.start());
+        let gap = &self.text[(self.last_sig_end.min(start)) as usize..start as usize];
+        if self.at_end() || gap.contains('\n') {
+            range = TextRange::empty(self.last_sig_end.min(start).into());
+        }
         self.error_at(range, format!("expected {what}, found {found}"));
     }
 

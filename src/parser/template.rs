@@ -23,10 +23,19 @@ pub(super) fn template_root(p: &mut Parser) {
     p.nl_significant = false;
     loop {
         parts(p, Ctx::Bare);
-        if p.pos >= p.tokens.len() {
-            break;
+        match p.raw(p.pos) {
+            None => break,
+            Some(DIRECTIVE_START) => stray(p),
+            Some(_) => {
+                // Left over after a broken sequence: one token at a time.
+                let range = p.token_range(p.pos);
+                let found = super::describe(p.tokens[p.pos].kind, p.text_at(p.pos));
+                p.error_at(range, format!("unexpected {found} in the template"));
+                p.start_raw(ERROR);
+                p.bump_raw();
+                p.finish();
+            }
         }
-        stray(p);
     }
     p.finish();
 }
@@ -197,7 +206,7 @@ fn stray(p: &mut Parser) {
 
 /// Wraps `%{ … }` at `pos` in an `ERROR` node.
 fn stray_directive(p: &mut Parser) {
-    p.start(ERROR);
+    p.start_raw(ERROR);
     p.bump_raw(); // `%{`
     let mut balance = 1i64;
     while let Some(kind) = p.raw(p.pos) {

@@ -1,0 +1,118 @@
+//! Invariant 5: deep nesting gives an error, never a stack overflow, and
+//! the tree stays lossless. Each case runs on a thread with a deliberately
+//! small stack (1 MiB, half of the default for test threads).
+
+use hclwright::{parse, parse_expr, parse_template};
+
+const DEPTH: usize = 100_000;
+
+fn on_small_stack<F: FnOnce() + Send + 'static>(f: F) {
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("the parser must not overflow the stack");
+}
+
+fn check_deep(open: &str, close: &str) {
+    let open = open.to_string();
+    let close = close.to_string();
+    on_small_stack(move || {
+        let inner = format!("{}1{}", open.repeat(DEPTH), close.repeat(DEPTH));
+        let text = format!("a = {inner}\n");
+        let p = parse(&text);
+        assert_eq!(p.syntax().to_string(), text);
+        assert!(
+            p.errors()
+                .iter()
+                .any(|e| e.message.contains("nesting is too deep")),
+            "expected a depth error for {open}"
+        );
+        let p = parse_expr(&inner);
+        assert_eq!(p.syntax().to_string(), inner);
+        assert!(!p.errors().is_empty());
+        // Unclosed: only openers.
+        let unclosed = format!("a = {}\n", open.repeat(DEPTH));
+        let p = parse(&unclosed);
+        assert_eq!(p.syntax().to_string(), unclosed);
+        assert!(!p.errors().is_empty());
+        drop(p);
+    });
+}
+
+#[test]
+fn deep_brackets() {
+    check_deep("[", "]");
+}
+
+#[test]
+fn deep_parens() {
+    check_deep("(", ")");
+}
+
+#[test]
+fn deep_objects() {
+    check_deep("{a = ", "}");
+}
+
+#[test]
+fn deep_interpolations() {
+    check_deep("\"${", "}\"");
+}
+
+#[test]
+fn deep_unary_operators() {
+    on_small_stack(|| {
+        let text = format!("a = {}1\n", "-".repeat(DEPTH));
+        let p = parse(&text);
+        assert_eq!(p.syntax().to_string(), text);
+        assert!(!p.errors().is_empty());
+    });
+}
+
+#[test]
+fn long_operator_and_traversal_chains() {
+    on_small_stack(|| {
+        let text = format!("a = 1{}\n", " + 1".repeat(DEPTH));
+        let p = parse(&text);
+        assert_eq!(p.syntax().to_string(), text);
+        assert!(!p.errors().is_empty());
+        let text = format!("a = x{}\n", ".y".repeat(DEPTH));
+        let p = parse(&text);
+        assert_eq!(p.syntax().to_string(), text);
+        assert!(!p.errors().is_empty());
+    });
+}
+
+#[test]
+fn deep_blocks() {
+    on_small_stack(|| {
+        let text = format!("{}{}", "b {\n".repeat(DEPTH), "}\n".repeat(DEPTH));
+        let p = parse(&text);
+        assert_eq!(p.syntax().to_string(), text);
+        assert!(!p.errors().is_empty());
+    });
+}
+
+#[test]
+fn deep_template_directives() {
+    on_small_stack(|| {
+        let text = format!(
+            "{}x{}",
+            "%{ if a }".repeat(DEPTH),
+            "%{ endif }".repeat(DEPTH)
+        );
+        let p = parse_template(&text);
+        assert_eq!(p.syntax().to_string(), text);
+        assert!(!p.errors().is_empty());
+    });
+}
+
+#[test]
+fn moderate_nesting_is_fine() {
+    // Real configurations nest a few levels; 100 levels must parse cleanly.
+    let text = format!("a = {}1{}\n", "[".repeat(100), "]".repeat(100));
+    let p = parse(&text);
+    assert!(p.errors().is_empty(), "{:?}", p.errors());
+}

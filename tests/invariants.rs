@@ -1,0 +1,153 @@
+//! Invariants 1 (lossless) and 2 (never fails) on arbitrary input, by
+//! property testing; and on every fixture in the repository.
+
+use proptest::prelude::*;
+
+fn check(text: &str) {
+    for parse in [
+        hclwright::parse(text),
+        hclwright::parse_expr(text),
+        hclwright::parse_template(text),
+    ] {
+        assert_eq!(parse.syntax().to_string(), text);
+        for e in parse.errors() {
+            assert!(usize::from(e.range.end()) <= text.len(), "{e:?}");
+            assert!(e.line >= 1 && e.column >= 1);
+        }
+    }
+    let lexed = hclwright::lexer::tokenize(text);
+    assert_eq!(
+        lexed.tokens.iter().map(|t| t.len as usize).sum::<usize>(),
+        text.len()
+    );
+}
+
+/// Pieces of HCL, to build inputs that get deep into the grammar.
+const FRAGMENTS: &[&str] = &[
+    "a",
+    "b",
+    "var",
+    ".",
+    "x",
+    "[",
+    "]",
+    "(",
+    ")",
+    "{",
+    "}",
+    "=",
+    "==",
+    " ",
+    "\n",
+    "\r\n",
+    "\t",
+    ",",
+    ":",
+    "?",
+    "...",
+    "=>",
+    "::",
+    "1",
+    "2.5",
+    "1e3",
+    "\"",
+    "${",
+    "%{",
+    "}",
+    "~}",
+    "${~",
+    "if ",
+    "else",
+    "endif",
+    "for ",
+    " in ",
+    "endfor",
+    "<<EOT\n",
+    "<<-EOT\n",
+    "EOT\n",
+    "  EOT",
+    "# c\n",
+    "// c",
+    "/* c */",
+    "/*",
+    "*/",
+    "-",
+    "!",
+    "+",
+    "*",
+    "/",
+    "%",
+    "&&",
+    "||",
+    "<",
+    ">=",
+    "true",
+    "null",
+    "\\",
+    "\\n",
+    "\\u00e9",
+    "$${",
+    "%%{",
+    "é",
+    "🙂",
+    "\u{feff}",
+    "@",
+    "'",
+    "resource",
+    "\"label\"",
+    "block {\n",
+    "}\n",
+    "a = ",
+    "[for ",
+    "{for ",
+    "f(",
+    "provider::",
+    ".*",
+    "[*]",
+    ".0",
+];
+
+fn fragments() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(FRAGMENTS), 0..60).prop_map(|v| v.concat())
+}
+
+proptest! {
+    // `PROPTEST_CASES` raises the count for a deeper search.
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
+    ))]
+
+    #[test]
+    fn arbitrary_strings_round_trip(text in any::<String>()) {
+        check(&text);
+    }
+
+    #[test]
+    fn hcl_fragments_round_trip(text in fragments()) {
+        check(&text);
+    }
+
+    #[test]
+    fn ascii_soup_round_trips(text in "[ -~\t\n\r]{0,200}") {
+        check(&text);
+    }
+}
+
+#[test]
+fn every_fixture_is_lossless() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut stack = vec![root];
+    let mut n = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                check(&text);
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 50, "only {n} fixtures found");
+}
