@@ -1,0 +1,414 @@
+//! `hclwright fmt`, run as a user would: every flag in both spellings,
+//! output, files written or left alone, exit codes, and a failing write
+//! that must leave the original file intact.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A fresh directory with the given files; removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(files: &[(&str, &str)]) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let dir =
+            std::env::temp_dir().join(format!("hclwright-cli-fmt-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in files {
+            let path = dir.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        TempDir(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.0.join(name)).unwrap()
+    }
+
+    /// Every file name in the directory (not recursive).
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    run_with_stdin(dir, args, "")
+}
+
+fn run_with_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
+        .arg("fmt")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally")
+}
+
+const MESSY_TF: &str =
+    "resource aws_instance \"web\" {\nami=\"${var.ami}\"\n  instance_type = \"t3.micro\"\n}\n";
+const CLEAN_TF: &str = "resource \"aws_instance\" \"web\" {\n  ami           = var.ami\n  instance_type = \"t3.micro\"\n}\n";
+const MESSY_HCL: &str = "inputs = {\nname=\"${local.name}\"\n}\n";
+const CLEAN_HCL: &str = "inputs = {\n  name = \"${local.name}\"\n}\n";
+const FORMATTED: &str = "a = 1\n";
+
+fn project() -> TempDir {
+    TempDir::new(&[
+        ("main.tf", MESSY_TF),
+        ("ok.tf", FORMATTED),
+        ("terragrunt.hcl", MESSY_HCL),
+        ("notes.txt", "a=1\n"),
+    ])
+}
+
+#[test]
+fn default_rewrites_and_lists_changed_files() {
+    let dir = project();
+    let out = run(dir.path(), &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "main.tf\nterragrunt.hcl\n");
+    // The terraform profile for .tf, the layout only for other files.
+    assert_eq!(dir.read("main.tf"), CLEAN_TF);
+    assert_eq!(dir.read("terragrunt.hcl"), CLEAN_HCL);
+    assert_eq!(dir.read("ok.tf"), FORMATTED);
+    assert_eq!(dir.read("notes.txt"), "a=1\n");
+    // No temporary file is left behind.
+    assert_eq!(
+        dir.names(),
+        ["main.tf", "notes.txt", "ok.tf", "terragrunt.hcl"]
+    );
+    // Nothing left to do.
+    let again = run(dir.path(), &["-check"]);
+    assert_eq!((code(&again), stdout(&again)), (0, String::new()));
+}
+
+#[test]
+fn check_lists_writes_nothing_and_exits_3() {
+    for flag in ["-check", "--check", "-check=true", "--check=1"] {
+        let dir = project();
+        let out = run(dir.path(), &[flag]);
+        assert_eq!(code(&out), 3, "{flag}");
+        assert_eq!(stdout(&out), "main.tf\nterragrunt.hcl\n", "{flag}");
+        assert_eq!(dir.read("main.tf"), MESSY_TF, "{flag}");
+    }
+    // `-check -list=false`: silent, still exit 3.
+    let dir = project();
+    let out = run(dir.path(), &["-check", "-list=false"]);
+    assert_eq!((code(&out), stdout(&out)), (3, String::new()));
+    // `-check=false` is the default behaviour.
+    let out = run(dir.path(), &["-check=false"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(dir.read("main.tf"), CLEAN_TF);
+}
+
+#[test]
+fn write_false_only_lists() {
+    for flag in ["-write=false", "--write=false"] {
+        let dir = project();
+        let out = run(dir.path(), &[flag]);
+        assert_eq!(code(&out), 0);
+        assert_eq!(stdout(&out), "main.tf\nterragrunt.hcl\n");
+        assert_eq!(dir.read("main.tf"), MESSY_TF);
+    }
+}
+
+#[test]
+fn list_false_writes_silently() {
+    for flag in ["-list=false", "--list=false"] {
+        let dir = project();
+        let out = run(dir.path(), &[flag]);
+        assert_eq!((code(&out), stdout(&out)), (0, String::new()));
+        assert_eq!(dir.read("main.tf"), CLEAN_TF);
+    }
+}
+
+#[test]
+fn neither_list_nor_write_prints_the_result() {
+    let dir = project();
+    let out = run(
+        dir.path(),
+        &["-list=false", "-write=false", "main.tf", "ok.tf"],
+    );
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), format!("{CLEAN_TF}{FORMATTED}"));
+    assert_eq!(dir.read("main.tf"), MESSY_TF);
+}
+
+#[test]
+fn diff_prints_a_unified_diff() {
+    for flag in ["-diff", "--diff"] {
+        let dir = project();
+        let out = run(
+            dir.path(),
+            &[flag, "-write=false", "-list=false", "main.tf"],
+        );
+        assert_eq!(code(&out), 0);
+        let diff = stdout(&out);
+        assert!(
+            diff.starts_with("--- old/main.tf\n+++ new/main.tf\n"),
+            "{diff}"
+        );
+        assert!(diff.contains("-ami=\"${var.ami}\"\n"), "{diff}");
+        assert!(diff.contains("+  ami           = var.ami\n"), "{diff}");
+        assert_eq!(dir.read("main.tf"), MESSY_TF);
+    }
+    // With -check: names and diffs, exit 3, nothing written.
+    let dir = project();
+    let out = run(dir.path(), &["-check", "-diff"]);
+    assert_eq!(code(&out), 3);
+    let text = stdout(&out);
+    assert!(text.starts_with("main.tf\n--- old/main.tf\n"), "{text}");
+    assert!(
+        text.contains("terragrunt.hcl\n--- old/terragrunt.hcl\n"),
+        "{text}"
+    );
+    assert_eq!(dir.read("main.tf"), MESSY_TF);
+}
+
+#[test]
+fn recursive_walks_subfolders_but_not_hidden_ones() {
+    let files = [
+        ("main.tf", MESSY_TF),
+        ("modules/vpc/main.tf", MESSY_TF),
+        ("modules/vpc/vars.tfvars", "a=1\n"),
+        ("tests/a.tftest.hcl", "run \"x\" {\ncommand=plan\n}\n"),
+        ("packer/b.pkr.hcl", "a=1\n"),
+        ("jobs/c.nomad", "a=1\n"),
+        (".terraform/modules/x/main.tf", MESSY_TF),
+        (".hidden/main.tf", MESSY_TF),
+        ("modules/vpc/data.json", "{\"a\":1}\n"),
+    ];
+    let dir = TempDir::new(&files);
+    let out = run(dir.path(), &["-check"]);
+    assert_eq!((code(&out), stdout(&out)), (3, "main.tf\n".to_string()));
+    for flag in ["-recursive", "--recursive"] {
+        let out = run(dir.path(), &["-check", flag]);
+        assert_eq!(code(&out), 3);
+        assert_eq!(
+            stdout(&out),
+            "main.tf\njobs/c.nomad\nmodules/vpc/main.tf\nmodules/vpc/vars.tfvars\npacker/b.pkr.hcl\ntests/a.tftest.hcl\n",
+            "{flag}"
+        );
+    }
+    let out = run(dir.path(), &["-recursive"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(dir.read("modules/vpc/main.tf"), CLEAN_TF);
+    assert_eq!(dir.read(".terraform/modules/x/main.tf"), MESSY_TF);
+    assert_eq!(dir.read(".hidden/main.tf"), MESSY_TF);
+    assert_eq!(dir.read("modules/vpc/data.json"), "{\"a\":1}\n");
+}
+
+#[test]
+fn paths_can_be_files_and_folders() {
+    let dir = TempDir::new(&[
+        ("a/main.tf", MESSY_TF),
+        ("b/x.hcl", "a=1\n"),
+        ("c.tf", MESSY_TF),
+    ]);
+    let out = run(dir.path(), &["-check", "a", "b/x.hcl"]);
+    assert_eq!(code(&out), 3);
+    assert_eq!(stdout(&out), "a/main.tf\nb/x.hcl\n");
+}
+
+#[test]
+fn stdin_goes_to_stdout() {
+    let dir = TempDir::new(&[]);
+    let out = run_with_stdin(dir.path(), &["-"], "a=\"${b}\"\n");
+    // Standard input gets the hclfmt profile under `auto`.
+    assert_eq!(
+        (code(&out), stdout(&out)),
+        (0, "a = \"${b}\"\n".to_string())
+    );
+    let out = run_with_stdin(dir.path(), &["--profile", "terraform", "-"], "a=\"${b}\"\n");
+    assert_eq!(stdout(&out), "a = b\n");
+    let out = run_with_stdin(dir.path(), &["-profile=terraform", "-"], "a=\"${b}\"\n");
+    assert_eq!(stdout(&out), "a = b\n");
+    // -check on stdin: exit 3, prints nothing.
+    let out = run_with_stdin(dir.path(), &["-check", "-"], "a=1\n");
+    assert_eq!((code(&out), stdout(&out)), (3, String::new()));
+    let out = run_with_stdin(dir.path(), &["-check", "-"], "a = 1\n");
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()));
+    // -diff on stdin.
+    let out = run_with_stdin(dir.path(), &["-diff", "-"], "a=1\n");
+    assert_eq!(
+        stdout(&out),
+        "--- old/<stdin>\n+++ new/<stdin>\n@@ -1 +1 @@\n-a=1\n+a = 1\n"
+    );
+    // CRLF and a missing final newline are kept.
+    let out = run_with_stdin(dir.path(), &["-"], "a=1\r\nb=2");
+    assert_eq!(stdout(&out), "a = 1\r\nb = 2");
+}
+
+#[test]
+fn profiles_can_be_forced() {
+    let dir = TempDir::new(&[("main.tf", "a=\"${b}\"\n"), ("x.hcl", "a=\"${b}\"\n")]);
+    let out = run(dir.path(), &["--profile", "hclfmt"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(dir.read("main.tf"), "a = \"${b}\"\n");
+    let out = run(dir.path(), &["--profile=terraform"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(dir.read("main.tf"), "a = b\n");
+    assert_eq!(dir.read("x.hcl"), "a = b\n");
+}
+
+#[test]
+fn syntax_errors_are_reported_and_the_file_left_alone() {
+    let broken = "a = \nb=2\n";
+    let dir = TempDir::new(&[("bad.tf", broken), ("main.tf", MESSY_TF), ("x.hcl", broken)]);
+    let out = run(dir.path(), &[]);
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert!(err.contains("bad.tf:1:5: "), "{err}");
+    // Reported for the hclfmt profile too (the layout alone would accept it).
+    assert!(err.contains("x.hcl:1:5: "), "{err}");
+    assert_eq!(dir.read("bad.tf"), broken);
+    assert_eq!(dir.read("x.hcl"), broken);
+    // The other files are still processed.
+    assert_eq!(stdout(&out), "main.tf\n");
+    assert_eq!(dir.read("main.tf"), CLEAN_TF);
+    // Errors win over -check's 3.
+    let dir = TempDir::new(&[("bad.tf", broken), ("main.tf", MESSY_TF)]);
+    assert_eq!(code(&run(dir.path(), &["-check"])), 2);
+    // And on stdin.
+    let out = run_with_stdin(dir.path(), &["-"], broken);
+    assert_eq!((code(&out), stdout(&out)), (2, String::new()));
+    assert!(stderr(&out).contains("<stdin>:1:5: "), "{}", stderr(&out));
+}
+
+#[test]
+fn io_errors_exit_2() {
+    let dir = TempDir::new(&[("main.tf", MESSY_TF)]);
+    let out = run(dir.path(), &["missing.tf", "main.tf"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("missing.tf"), "{}", stderr(&out));
+    assert_eq!(dir.read("main.tf"), CLEAN_TF);
+    let dir = TempDir::new(&[]);
+    std::fs::write(dir.path().join("latin1.tf"), b"a = \"\xe9\"\n").unwrap();
+    let out = run(dir.path(), &["latin1.tf"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("latin1.tf:1:6: invalid UTF-8"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn usage_errors_exit_1() {
+    let dir = TempDir::new(&[]);
+    for args in [&["--bogus"][..], &["-profile=nope"], &["--check=maybe"]] {
+        let out = run(dir.path(), args);
+        assert_eq!(code(&out), 1, "{args:?}");
+        assert!(stdout(&out).is_empty());
+    }
+    // `-no-color` is accepted for terraform compatibility.
+    assert_eq!(code(&run(dir.path(), &["-no-color"])), 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn writes_keep_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new(&[("main.tf", MESSY_TF)]);
+    let file = dir.path().join("main.tf");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    assert_eq!(code(&run(dir.path(), &[])), 0);
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert_eq!(dir.read("main.tf"), CLEAN_TF);
+}
+
+/// Runs `fmt` under a file size limit of 512 bytes (`ulimit -f 1`), so that
+/// writing the formatted file fails half-way. With `ignore_signal`, the
+/// write gets an error (EFBIG); without, the process is killed (SIGXFSZ),
+/// like a crash in the middle of a write.
+#[cfg(unix)]
+fn run_with_file_size_limit(dir: &Path, ignore_signal: bool) -> Output {
+    let trap = if ignore_signal { "trap '' XFSZ; " } else { "" };
+    let script = format!("{trap}ulimit -f 1; exec \"$0\" fmt main.tf");
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_hclwright"))
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// A file whose formatted form is larger than the 512-byte limit.
+#[cfg(unix)]
+fn big_messy_file() -> String {
+    (0..60)
+        .map(|i| format!("attribute_{i}=\"value\"\n"))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_the_original_intact() {
+    let original = big_messy_file();
+    let dir = TempDir::new(&[("main.tf", &original)]);
+    let out = run_with_file_size_limit(dir.path(), true);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("main.tf: cannot write"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(dir.read("main.tf"), original);
+    // The temporary file was removed.
+    assert_eq!(dir.names(), ["main.tf"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_crash_during_the_write_leaves_the_original_intact() {
+    use std::os::unix::process::ExitStatusExt;
+    let original = big_messy_file();
+    let dir = TempDir::new(&[("main.tf", &original)]);
+    let out = run_with_file_size_limit(dir.path(), false);
+    // Killed by SIGXFSZ in the middle of writing the temporary file.
+    assert_eq!(out.status.signal(), Some(25), "{:?}", out.status);
+    assert_eq!(dir.read("main.tf"), original);
+}
