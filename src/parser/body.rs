@@ -96,8 +96,7 @@ fn junk_line(p: &mut Parser, in_block: bool) {
     p.start(ERROR);
     let mut balance = super::bracket_balance(p.current().unwrap_or(NEWLINE)).max(0);
     p.bump();
-    loop {
-        let Some(kind) = p.current() else { break };
+    while let Some(kind) = p.current() {
         let v = super::bracket_balance(kind);
         if balance <= 0 && (kind == NEWLINE || (in_block && kind == R_BRACE)) {
             break;

@@ -91,8 +91,7 @@ fn binary(p: &mut Parser, min: u8) {
     let cp = p.checkpoint();
     unary(p);
     let mut links = 0u32;
-    loop {
-        let Some(op) = p.current() else { break };
+    while let Some(op) = p.current() {
         let prec = precedence(op);
         if prec == 0 || prec < min {
             break;
@@ -221,12 +220,13 @@ fn primary(p: &mut Parser) -> bool {
         }
         Some(IDENT) => {
             let text = p.nth_text(0);
-            if matches!(text, "true" | "false" | "null") {
+            if matches!(p.nth(1), Some(L_PAREN | COLON2)) {
+                // Even `true(…)` is a call, as upstream parses it.
+                function_call(p);
+            } else if matches!(text, "true" | "false" | "null") {
                 p.start(LITERAL);
                 p.bump();
                 p.finish();
-            } else if matches!(p.nth(1), Some(L_PAREN | COLON2)) {
-                function_call(p);
             } else {
                 p.start(VARIABLE);
                 p.bump();
@@ -504,10 +504,7 @@ fn object_item(p: &mut Parser) -> bool {
 fn recover_object_line(p: &mut Parser) -> bool {
     let mut opened = false;
     let mut balance = 0i64;
-    loop {
-        let Some(kind) = p.current() else {
-            break;
-        };
+    while let Some(kind) = p.current() {
         if balance <= 0 {
             match kind {
                 COMMA | NEWLINE => {

@@ -368,8 +368,7 @@ impl<'t> Parser<'t> {
         self.nl_significant = true;
         let mut opened = false;
         let mut balance: i64 = 0;
-        loop {
-            let Some(kind) = self.current() else { break };
+        while let Some(kind) = self.current() {
             if balance <= 0 && (kind == NEWLINE || stop_at.contains(&kind)) {
                 break;
             }
@@ -416,8 +415,7 @@ impl<'t> Parser<'t> {
         }
         self.start(ERROR);
         let mut balance: i64 = 0;
-        loop {
-            let Some(kind) = self.current() else { break };
+        while let Some(kind) = self.current() {
             let v = bracket_balance(kind);
             if v < 0 && balance <= 0 {
                 break;
