@@ -97,20 +97,26 @@ impl<'a> Layout<'a> {
         self.eof = Some(self.src.len() as u32 - self.view.eof_ws);
     }
 
-    /// The resulting text.
+    /// The resulting text. Runs of tokens whose whitespace stays as it is
+    /// are copied in one piece.
     pub fn render(&self) -> String {
-        let mut out = String::with_capacity(self.src.len() + self.src.len() / 8);
+        let src = self.src;
+        let mut out = String::with_capacity(src.len() + src.len() / 8);
+        let mut copied = 0usize;
         for (i, tok) in self.view.toks.iter().enumerate() {
-            if self.set[i] {
+            if self.set[i] && !is_spaces(&src[tok.ws as usize..tok.start as usize], self.spaces[i])
+            {
+                out.push_str(&src[copied..tok.ws as usize]);
                 push_spaces(&mut out, self.spaces[i]);
-            } else {
-                out.push_str(&self.src[tok.ws as usize..tok.start as usize]);
+                copied = tok.start as usize;
             }
-            out.push_str(tok.text(self.src));
         }
         match self.eof {
-            Some(n) => push_spaces(&mut out, n),
-            None => out.push_str(&self.src[self.view.eof_ws as usize..]),
+            Some(n) if !is_spaces(&src[self.view.eof_ws as usize..], n) => {
+                out.push_str(&src[copied..self.view.eof_ws as usize]);
+                push_spaces(&mut out, n);
+            }
+            _ => out.push_str(&src[copied..]),
         }
         out
     }
@@ -119,8 +125,7 @@ impl<'a> Layout<'a> {
     pub fn edits(&self) -> Vec<TextEdit> {
         let mut edits = Vec::new();
         let mut push = |from: u32, to: u32, n: u32| {
-            let old = &self.src[from as usize..to as usize];
-            if old.len() != n as usize || old.bytes().any(|b| b != b' ') {
+            if !is_spaces(&self.src[from as usize..to as usize], n) {
                 let range = TextRange::new(TextSize::from(from), TextSize::from(to));
                 edits.push(TextEdit::replace(range, " ".repeat(n as usize)));
             }
@@ -135,6 +140,11 @@ impl<'a> Layout<'a> {
         }
         edits
     }
+}
+
+/// True if `ws` is exactly `n` spaces.
+fn is_spaces(ws: &str, n: u32) -> bool {
+    ws.len() == n as usize && ws.bytes().all(|b| b == b' ')
 }
 
 fn push_spaces(out: &mut String, n: u32) {

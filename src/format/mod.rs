@@ -29,6 +29,7 @@ mod indent;
 mod layout;
 mod lines;
 mod partial;
+mod quoted;
 mod spacing;
 mod terraform;
 mod tokens;
@@ -106,7 +107,7 @@ pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, Format
                     errors: parse.errors().to_vec(),
                 });
             }
-            let normalized = terraform::normalize(text, parse.body());
+            let normalized = terraform::normalize(text, parse.green());
             Ok(format(&normalized))
         }
     }

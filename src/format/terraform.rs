@@ -1,134 +1,165 @@
 //! The three normalizations `terraform fmt` applies before the layout:
 //! interpolation-only unwrap, `variable` type normalization, quoted block
-//! labels. They are computed on the syntax tree as text edits; the token
-//! formatter then lays the result out.
+//! labels. They are found on the syntax tree and applied as text edits;
+//! the token formatter then lays the result out.
+//!
+//! The walk reads the green tree directly (kinds, lengths and token texts,
+//! offsets summed on the way), which allocates nothing for the nodes it
+//! passes: this runs on every file of `fmt -check -recursive`.
 
-use crate::ast::{AstNode, Attribute, BlockLabel, Body};
+use rowan::{GreenNodeData, GreenTokenData, NodeOrToken};
+use text_size::{TextRange, TextSize};
+
+use super::quoted::{decode_strict, escape};
 use crate::diff::{TextEdit, apply_edits};
-use crate::syntax_kind::{SyntaxElement, SyntaxKind::*, SyntaxNode, SyntaxToken};
+use crate::syntax_kind::SyntaxKind::{self, *};
 
-/// Applies the normalizations to `text`, whose parse gave `body`.
-pub(crate) fn normalize(text: &str, body: Option<Body>) -> String {
+type Child<'a> = NodeOrToken<&'a GreenNodeData, &'a GreenTokenData>;
+
+/// Applies the normalizations to `text`, whose syntax tree is `root`.
+pub(crate) fn normalize(text: &str, root: &GreenNodeData) -> String {
     let mut edits = Vec::new();
-    // (body, is the body of a top-level `variable` block)
-    let mut stack: Vec<(Body, bool)> = body.into_iter().map(|b| (b, false)).collect();
-    while let Some((body, in_variable)) = stack.pop() {
-        for attr in body.attributes() {
-            let edit = if in_variable && attr.name().as_deref() == Some("type") {
-                normalize_type(&attr)
-            } else {
-                unwrap_interpolation(&attr)
+    // (body, its offset, is the body of a top-level `variable` block, is
+    // the top-level body)
+    let mut stack: Vec<(&GreenNodeData, u32, bool, bool)> = children(root, 0)
+        .filter_map(|(c, off)| node_of(c, BODY).map(|b| (b, off, false, true)))
+        .collect();
+    while let Some((body, offset, in_variable, top)) = stack.pop() {
+        for (child, off) in children(body, offset) {
+            let Some(node) = child.into_node() else {
+                continue;
             };
-            edits.extend(edit);
-        }
-        let top_level = body
-            .syntax()
-            .parent()
-            .is_some_and(|p| p.kind() == CONFIG_FILE);
-        for block in body.blocks() {
-            edits.extend(block.labels().filter_map(|l| quote_label(&l)));
-            let is_variable = top_level && block.type_name().as_deref() == Some("variable");
-            stack.extend(block.body().map(|b| (b, is_variable)));
+            match kind(node) {
+                ATTRIBUTE => edits.extend(attribute(node, off, in_variable)),
+                BLOCK => {
+                    let mut is_variable = false;
+                    for (part, at) in children(node, off) {
+                        match part {
+                            NodeOrToken::Token(t) if kind(t) == IDENT => {
+                                is_variable = top && t.text() == "variable";
+                            }
+                            NodeOrToken::Node(n) if kind(n) == BLOCK_LABEL => {
+                                edits.extend(quote_label(n, at));
+                            }
+                            NodeOrToken::Node(n) if kind(n) == BODY => {
+                                stack.push((n, at, is_variable, false));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
         }
     }
     if edits.is_empty() {
         return text.to_string();
     }
     edits.sort_by_key(|e| e.range.start());
-    // The edits replace disjoint nodes (values, labels) of a valid tree.
+    // The edits replace disjoint nodes (values, labels) of one tree.
     apply_edits(text, &edits).unwrap_or_else(|_| text.to_string())
 }
 
+/// The edit for one attribute: type normalization for `type` in a
+/// top-level `variable` block, interpolation unwrap otherwise.
+fn attribute(node: &GreenNodeData, offset: u32, in_variable: bool) -> Option<TextEdit> {
+    let mut name = None;
+    let mut value = None;
+    for (child, off) in children(node, offset) {
+        match child {
+            NodeOrToken::Token(t) if kind(t) == IDENT && name.is_none() => name = Some(t.text()),
+            NodeOrToken::Node(n) if kind(n).is_expr() && value.is_none() => value = Some((n, off)),
+            _ => {}
+        }
+    }
+    let (value, off) = value?;
+    if in_variable && name == Some("type") {
+        normalize_type(value, off)
+    } else {
+        unwrap_interpolation(value, off)
+    }
+}
+
 /// `"${expr}"` → `expr` (wrapped in parentheses if it spans lines).
-fn unwrap_interpolation(attr: &Attribute) -> Option<TextEdit> {
-    let value = attr.expr()?;
-    let template = value.syntax();
-    if template.kind() != QUOTED_TEMPLATE {
+fn unwrap_interpolation(template: &GreenNodeData, offset: u32) -> Option<TextEdit> {
+    if kind(template) != QUOTED_TEMPLATE {
         return None;
     }
-    let kinds: Vec<_> = template.children_with_tokens().map(|e| e.kind()).collect();
-    if kinds != [OPEN_QUOTE, INTERPOLATION, CLOSE_QUOTE] {
+    let parts: Vec<(Child<'_>, u32)> = children(template, offset).collect();
+    let [(open, _), (interp, at), (close, _)] = parts.as_slice() else {
+        return None;
+    };
+    if child_kind(open) != OPEN_QUOTE
+        || child_kind(interp) != INTERPOLATION
+        || child_kind(close) != CLOSE_QUOTE
+    {
         return None;
     }
-    let interp = template.children().find(|n| n.kind() == INTERPOLATION)?;
-    let units = inner_units(&interp);
+    let mut toks = Vec::new();
+    collect_tokens(interp.as_node()?, *at, &mut toks);
+    let units = units(&toks);
     let first = units.iter().position(|u| u.kind != NEWLINE)?;
     let last = units.iter().rposition(|u| u.kind != NEWLINE)?;
     let units = &units[first..=last];
-    let start = usize::from(units[0].range.start());
-    let end = usize::from(units[units.len() - 1].range.end());
-    let full = interp.text().to_string();
-    let base = usize::from(interp.text_range().start());
-    let inner = &full[start - base..end - base];
+    let inner: String = toks[units[0].first..=units[units.len() - 1].last]
+        .iter()
+        .map(|t| t.text)
+        .collect();
     let multi_line = units.iter().any(|u| u.kind == NEWLINE);
     let wrapped = units[0].kind == L_PAREN && units[units.len() - 1].kind == R_PAREN;
     let new_text = if multi_line && !wrapped {
         format!("({inner})")
     } else {
-        inner.to_string()
+        inner
     };
-    Some(TextEdit::replace(template.text_range(), new_text))
+    Some(TextEdit::replace(range(offset, template), new_text))
 }
 
 /// A token of an interpolation's inside as upstream sees it: whitespace
-/// dropped, a line comment merged with its newline.
+/// dropped, a line comment merged with its newline. `first..=last` are
+/// indexes into the collected tokens.
 struct Unit {
-    kind: crate::SyntaxKind,
-    range: text_size::TextRange,
+    kind: SyntaxKind,
+    first: usize,
+    last: usize,
 }
 
-/// The tokens between `${` and `}` of an interpolation.
-fn inner_units(interp: &SyntaxNode) -> Vec<Unit> {
-    let mut units: Vec<Unit> = Vec::new();
-    let tokens = interp
-        .descendants_with_tokens()
-        .filter_map(SyntaxElement::into_token)
-        .filter(|t| !matches!(t.kind(), INTERP_START | TEMPLATE_SEQ_END | WHITESPACE));
-    for t in tokens {
-        let merges = t.kind() == NEWLINE
-            && units
-                .last()
-                .is_some_and(|u| u.kind == COMMENT && is_line_comment(&t, u));
-        match units.last_mut() {
-            Some(u) if merges => u.range = u.range.cover(t.text_range()),
-            _ => units.push(Unit {
-                kind: t.kind(),
-                range: t.text_range(),
+/// The units between `${` and `}` of an interpolation's tokens.
+fn units(toks: &[Tok<'_>]) -> Vec<Unit> {
+    let mut out: Vec<Unit> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if matches!(t.kind, INTERP_START | TEMPLATE_SEQ_END | WHITESPACE) {
+            continue;
+        }
+        let merges = t.kind == NEWLINE
+            && i > 0
+            && toks[i - 1].kind == COMMENT
+            && !toks[i - 1].text.starts_with("/*");
+        match out.last_mut() {
+            Some(u) if merges => u.last = i,
+            _ => out.push(Unit {
+                kind: t.kind,
+                first: i,
+                last: i,
             }),
         }
     }
-    units
-}
-
-/// True if `comment` is a `#` / `//` comment ending right where `newline`
-/// starts.
-fn is_line_comment(newline: &SyntaxToken, comment: &Unit) -> bool {
-    if comment.range.end() != newline.text_range().start() {
-        return false;
-    }
-    let Some(prev) = newline.prev_token() else {
-        return false;
-    };
-    prev.kind() == COMMENT && !prev.text().starts_with("/*")
+    out
 }
 
 /// The `type` of a top-level `variable` block: `list` → `list(any)`,
 /// `"string"` → `string`, `"list"` → `list(string)`, …
-fn normalize_type(attr: &Attribute) -> Option<TextEdit> {
-    let value = attr.expr()?;
-    let node = value.syntax();
-    let tokens: Vec<SyntaxToken> = node
-        .descendants_with_tokens()
-        .filter_map(SyntaxElement::into_token)
-        .filter(|t| !matches!(t.kind(), WHITESPACE | NEWLINE))
-        .collect();
-    let kinds: Vec<_> = tokens.iter().map(|t| t.kind()).collect();
+fn normalize_type(value: &GreenNodeData, offset: u32) -> Option<TextEdit> {
+    let mut toks = Vec::new();
+    collect_tokens(value, offset, &mut toks);
+    toks.retain(|t| !matches!(t.kind, WHITESPACE | NEWLINE));
+    let kinds: Vec<SyntaxKind> = toks.iter().map(|t| t.kind).collect();
     let new_text = match kinds.as_slice() {
-        [IDENT] => match tokens[0].text() {
-            "list" | "map" | "set" => format!("{}(any)", tokens[0].text()),
+        [IDENT] => match toks[0].text {
+            "list" | "map" | "set" => format!("{}(any)", toks[0].text),
             _ => return None,
         },
-        [OPEN_QUOTE, TEMPLATE_LITERAL, CLOSE_QUOTE] => match tokens[1].text() {
+        [OPEN_QUOTE, TEMPLATE_LITERAL, CLOSE_QUOTE] => match toks[1].text {
             "string" => "string".to_string(),
             "list" => "list(string)".to_string(),
             "map" => "map(string)".to_string(),
@@ -136,117 +167,123 @@ fn normalize_type(attr: &Attribute) -> Option<TextEdit> {
         },
         _ => return None,
     };
-    Some(TextEdit::replace(node.text_range(), new_text))
+    Some(TextEdit::replace(range(offset, value), new_text))
 }
 
 /// A bare label is quoted; a quoted one is re-encoded the way `terraform
 /// fmt` writes strings (e.g. `"\u0041"` → `"A"`).
-fn quote_label(label: &BlockLabel) -> Option<TextEdit> {
-    let node = label.syntax();
-    let significant: Vec<SyntaxToken> = node
-        .children_with_tokens()
-        .filter_map(SyntaxElement::into_token)
-        .filter(|t| t.kind() != WHITESPACE)
-        .collect();
-    let kinds: Vec<_> = significant.iter().map(|t| t.kind()).collect();
-    let (value, old_range) = match kinds.as_slice() {
-        [IDENT] => (
-            significant[0].text().to_string(),
-            significant[0].text_range(),
-        ),
-        [OPEN_QUOTE, TEMPLATE_LITERAL, CLOSE_QUOTE] => {
-            let value = decode_strict(significant[1].text())?;
-            (
-                value,
-                significant[0]
-                    .text_range()
-                    .cover(significant[2].text_range()),
-            )
+fn quote_label(label: &GreenNodeData, offset: u32) -> Option<TextEdit> {
+    let mut toks = Vec::new();
+    collect_tokens(label, offset, &mut toks);
+    toks.retain(|t| t.kind != WHITESPACE);
+    match toks.as_slice() {
+        [ident] if ident.kind == IDENT => Some(TextEdit::replace(
+            ident.range(),
+            format!("\"{}\"", escape(ident.text)),
+        )),
+        [open, lit, close]
+            if open.kind == OPEN_QUOTE
+                && lit.kind == TEMPLATE_LITERAL
+                && close.kind == CLOSE_QUOTE =>
+        {
+            if is_plain(lit.text) {
+                return None;
+            }
+            let new_text = escape(&decode_strict(lit.text)?);
+            (new_text != lit.text).then(|| TextEdit::replace(lit.range(), new_text))
         }
-        _ => return None,
-    };
-    let new_text = format!("\"{}\"", escape(&value));
-    let old_text: String = significant.iter().map(|t| t.text()).collect();
-    (new_text != old_text).then(|| TextEdit::replace(old_range, new_text))
+        _ => None,
+    }
 }
 
-/// Decodes the escapes of a quoted literal; `None` if one is invalid.
-fn decode_strict(text: &str) -> Option<String> {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        rest = &rest[c.len_utf8()..];
-        match c {
-            '\\' => {
-                let e = rest.chars().next()?;
-                rest = &rest[e.len_utf8()..];
-                let simple = match e {
-                    'n' => '\n',
-                    'r' => '\r',
-                    't' => '\t',
-                    '"' => '"',
-                    '\\' => '\\',
-                    'u' | 'U' => {
-                        let digits = if e == 'u' { 4 } else { 8 };
-                        let hex = rest.get(..digits)?;
-                        rest = &rest[digits..];
-                        char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
-                    }
-                    _ => return None,
-                };
-                out.push(simple);
-            }
-            '$' | '%' if rest.starts_with(c) && rest[1..].starts_with('{') => {
-                // `$${` and `%%{` stand for a literal `${` / `%{`.
-                out.push(c);
-                rest = &rest[1..];
-            }
-            c => out.push(c),
-        }
-    }
-    Some(out)
+/// True when decoding and re-encoding `literal` cannot change it: no
+/// escapes, no template introducers, only characters written as they are.
+fn is_plain(literal: &str) -> bool {
+    literal
+        .chars()
+        .all(|c| c.is_ascii_graphic() && !matches!(c, '\\' | '$' | '%') || c == ' ')
 }
 
-/// Escapes a string for a quoted literal, as `hclwrite` does.
-fn escape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    let mut chars = value.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '$' | '%' => {
-                out.push(c);
-                if chars.peek() == Some(&'{') {
-                    out.push(c);
-                }
-            }
-            c if !is_printable(c) => {
-                let code = c as u32;
-                if code < 0x10000 {
-                    out.push_str(&format!("\\u{code:04x}"));
-                } else {
-                    out.push_str(&format!("\\U{code:08x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out
+// ----- reading the green tree -----
+
+/// A token with its absolute start offset.
+struct Tok<'a> {
+    kind: SyntaxKind,
+    start: u32,
+    text: &'a str,
 }
 
-/// An approximation of Go's `unicode.IsPrint`: false for control and
-/// format characters and for every space but U+0020.
-fn is_printable(c: char) -> bool {
-    if c == ' ' {
-        return true;
+impl Tok<'_> {
+    fn range(&self) -> TextRange {
+        TextRange::at(TextSize::from(self.start), TextSize::of(self.text))
     }
-    !(c.is_control()
-        || c.is_whitespace()
-        || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}'))
+}
+
+/// The children of `node` with their absolute offsets, given the node's.
+fn children(node: &GreenNodeData, offset: u32) -> impl Iterator<Item = (Child<'_>, u32)> {
+    node.children().scan(offset, |at, child| {
+        let start = *at;
+        *at += u32::from(child_len(&child));
+        Some((child, start))
+    })
+}
+
+/// Every token under `node`, in order, with absolute offsets.
+fn collect_tokens<'a>(node: &'a GreenNodeData, offset: u32, out: &mut Vec<Tok<'a>>) {
+    for (child, at) in children(node, offset) {
+        match child {
+            NodeOrToken::Token(t) => out.push(Tok {
+                kind: kind(t),
+                start: at,
+                text: t.text(),
+            }),
+            NodeOrToken::Node(n) => collect_tokens(n, at, out),
+        }
+    }
+}
+
+fn child_len(child: &Child<'_>) -> TextSize {
+    match child {
+        NodeOrToken::Node(n) => n.text_len(),
+        NodeOrToken::Token(t) => t.text_len(),
+    }
+}
+
+fn child_kind(child: &Child<'_>) -> SyntaxKind {
+    match child {
+        NodeOrToken::Node(n) => kind(*n),
+        NodeOrToken::Token(t) => kind(*t),
+    }
+}
+
+fn node_of<'a>(child: Child<'a>, want: SyntaxKind) -> Option<&'a GreenNodeData> {
+    child.into_node().filter(|n| kind(*n) == want)
+}
+
+/// The kind of a green node or token.
+fn kind(element: impl GreenKind) -> SyntaxKind {
+    SyntaxKind::from_raw(element.raw_kind()).unwrap_or(ERROR)
+}
+
+/// Access to the raw kind of green nodes and tokens alike.
+trait GreenKind {
+    fn raw_kind(&self) -> u16;
+}
+
+impl GreenKind for &GreenNodeData {
+    fn raw_kind(&self) -> u16 {
+        self.kind().0
+    }
+}
+
+impl GreenKind for &GreenTokenData {
+    fn raw_kind(&self) -> u16 {
+        self.kind().0
+    }
+}
+
+fn range(offset: u32, node: &GreenNodeData) -> TextRange {
+    TextRange::at(TextSize::from(offset), node.text_len())
 }
 
 #[cfg(test)]
@@ -256,7 +293,7 @@ mod tests {
     fn tf(text: &str) -> String {
         let parse = crate::parse(text);
         assert!(parse.errors().is_empty(), "{:?}", parse.errors());
-        normalize(text, parse.body())
+        normalize(text, parse.green())
     }
 
     #[test]
@@ -274,6 +311,9 @@ mod tests {
             tf("a = \"%{if x}y%{endif}\"\n"),
             "a = \"%{if x}y%{endif}\"\n"
         );
+        // A line comment inside keeps its newline; it does not make the
+        // value multi-line.
+        assert_eq!(tf("a = \"${x # c\n}\"\n"), "a = x # c\n\n");
         // Only whole values.
         assert_eq!(tf("a = [\"${x}\"]\n"), "a = [\"${x}\"]\n");
     }
@@ -285,8 +325,11 @@ mod tests {
             tf(text),
             "variable \"a\" {\n  type = list(any)\n}\nvariable \"b\" {\n  type = map(string)\n}\nvariable \"c\" {\n  type = \"${x}\"\n}\n"
         );
-        // Not in a top-level variable block: unchanged.
-        assert_eq!(tf("x {\n  type = list\n}\n"), "x {\n  type = list\n}\n");
+        // Not in a top-level variable block: unchanged (but unwrapped).
+        assert_eq!(
+            tf("x {\n  type = list\n  variable {\n    type = map\n  }\n}\n"),
+            "x {\n  type = list\n  variable {\n    type = map\n  }\n}\n"
+        );
     }
 
     #[test]
@@ -297,12 +340,6 @@ mod tests {
         );
         assert_eq!(tf("a \"\\u0041\" {}\n"), "a \"A\" {}\n");
         assert_eq!(tf("a \"x$${y}\" {}\n"), "a \"x$${y}\" {}\n");
-    }
-
-    #[test]
-    fn escapes_like_hclwrite() {
-        assert_eq!(escape("a\"b\\c\n${x}%{y}$z"), "a\\\"b\\\\c\\n$${x}%%{y}$z");
-        assert_eq!(escape("\u{a0}\u{1}"), "\\u00a0\\u0001");
-        assert_eq!(decode_strict("\\q"), None);
+        assert_eq!(tf("a \"é b\" {}\n"), "a \"é b\" {}\n");
     }
 }

@@ -1,0 +1,216 @@
+//! Format benchmark: formatter throughput, and the whole `fmt -check`
+//! process against `terraform fmt -check`.
+//!
+//! ```text
+//! cargo build --release
+//! cargo run --release --example bench_format [DIR] [--compare TF_DIR] [--runs N]
+//! ```
+//!
+//! Throughput: reads every `.tf`, `.tfvars`, `.hcl` and `.nomad` file under
+//! `DIR` (or `$HCLWRIGHT_CORPUS`, or `fixtures/format`); after a warm-up it
+//! times `REPS` passes of each stage and reports the best as MB/s
+//! (1 MB = 10^6 bytes):
+//! - `hclwright::format` (the hclfmt layout) over every file;
+//! - `format_with(terraform)` (parse, normalizations, layout) over the
+//!   files that parse without errors.
+//!
+//! With `--compare TF_DIR`: runs `hclwright fmt -check -recursive TF_DIR`
+//! (the binary next to this example) and `terraform fmt -check -recursive
+//! TF_DIR` `N` times each (default 10, after one warm-up run each), reports
+//! the median and best wall-clock times and their ratio, and checks that
+//! both list the same files.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use hclwright::{FormatOptions, format, format_with};
+
+/// Timed passes per stage; the best one counts.
+const REPS: usize = 7;
+/// File name endings treated as HCL.
+const EXTENSIONS: &[&str] = &[".tf", ".tfvars", ".hcl", ".nomad"];
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut dir = None;
+    let mut compare = None;
+    let mut runs = 10usize;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--compare" => compare = args.next().map(PathBuf::from),
+            "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(runs),
+            _ => dir = Some(PathBuf::from(a)),
+        }
+    }
+    throughput(&dir.unwrap_or_else(default_dir));
+    if let Some(tf_dir) = compare {
+        compare_cli(&tf_dir, runs.max(1));
+    }
+}
+
+fn default_dir() -> PathBuf {
+    std::env::var_os("HCLWRIGHT_CORPUS")
+        .map(PathBuf::from)
+        .filter(|d| d.is_dir())
+        .unwrap_or_else(|| PathBuf::from("fixtures/format"))
+}
+
+fn throughput(dir: &Path) {
+    let texts = load(dir);
+    if texts.is_empty() {
+        eprintln!("no HCL files under {}", dir.display());
+        std::process::exit(1);
+    }
+    let mb = |ts: &[&String]| ts.iter().map(|t| t.len()).sum::<usize>() as f64 / 1e6;
+    let all: Vec<&String> = texts.iter().collect();
+    let valid: Vec<&String> = texts
+        .iter()
+        .filter(|t| hclwright::parse(t).is_ok())
+        .collect();
+    println!(
+        "{} files, {:.2} MB from {} ({} valid, {:.2} MB)",
+        all.len(),
+        mb(&all),
+        dir.display(),
+        valid.len(),
+        mb(&valid)
+    );
+    println!("best of {REPS} passes after a warm-up\n");
+    let layout = best_of(|| {
+        for t in &all {
+            black_box(format(black_box(t)));
+        }
+    });
+    report("format (hclfmt layout)", mb(&all), layout);
+    let options = FormatOptions::terraform();
+    let terraform = best_of(|| {
+        for t in &valid {
+            black_box(format_with(black_box(t), &options).ok());
+        }
+    });
+    report("format_with(terraform) incl. parse", mb(&valid), terraform);
+}
+
+fn report(what: &str, mb: f64, time: Duration) {
+    println!(
+        "{what:<40} {:>8.1} MB/s  ({:.1} ms per pass)",
+        mb / time.as_secs_f64(),
+        time.as_secs_f64() * 1e3
+    );
+}
+
+fn best_of(mut f: impl FnMut()) -> Duration {
+    f();
+    (0..REPS)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn load(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                stack.push(path);
+            } else if EXTENSIONS.iter().any(|e| name.ends_with(e))
+                && let Ok(text) = std::fs::read_to_string(&path)
+            {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+/// Times both tools on `dir` and compares their file lists.
+fn compare_cli(dir: &Path, runs: usize) {
+    let ours = std::env::current_exe()
+        .ok()
+        .and_then(|p| Some(p.parent()?.parent()?.join("hclwright")))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| {
+            eprintln!("build the binary first: cargo build --release");
+            std::process::exit(1);
+        });
+    let dir_arg = dir.display().to_string();
+    let hclwright_args = ["fmt", "-check", "-recursive", dir_arg.as_str()];
+    let terraform_args = ["fmt", "-check", "-recursive", dir_arg.as_str()];
+    println!(
+        "\n{runs} runs each after a warm-up, wall clock, on {}",
+        dir.display()
+    );
+    let (ours_times, ours_list) = time_runs(ours.as_os_str(), &hclwright_args, runs);
+    let (tf_times, tf_list) = time_runs("terraform".as_ref(), &terraform_args, runs);
+    let show = |name: &str, t: &[Duration]| {
+        println!(
+            "{name:<44} median {:>8.1} ms   best {:>8.1} ms",
+            median(t).as_secs_f64() * 1e3,
+            t[0].as_secs_f64() * 1e3
+        );
+    };
+    show("hclwright fmt -check -recursive", &ours_times);
+    show("terraform fmt -check -recursive", &tf_times);
+    println!(
+        "speed-up: {:.0}x (median), {:.0}x (best)",
+        median(&tf_times).as_secs_f64() / median(&ours_times).as_secs_f64(),
+        tf_times[0].as_secs_f64() / ours_times[0].as_secs_f64()
+    );
+    let normalize = |list: &str| {
+        let mut names: Vec<String> = list
+            .lines()
+            .map(|l| l.trim_start_matches(&format!("{dir_arg}/")).to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    let (a, b) = (normalize(&ours_list), normalize(&tf_list));
+    if a == b {
+        println!("both list the same {} files", a.len());
+    } else {
+        println!("the lists differ:\n  hclwright: {a:?}\n  terraform: {b:?}");
+    }
+}
+
+/// Runs `program args` once to warm up, then `runs` times; the sorted
+/// times and the standard output of the last run.
+fn time_runs(program: &std::ffi::OsStr, args: &[&str], runs: usize) -> (Vec<Duration>, String) {
+    let run = || {
+        let start = Instant::now();
+        let out = Command::new(program)
+            .args(args)
+            .env("TF_CLI_CONFIG_FILE", "/dev/null")
+            .output()
+            .unwrap_or_else(|e| panic!("{}: {e}", program.to_string_lossy()));
+        (
+            start.elapsed(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (_, mut last) = run();
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let (t, out) = run();
+            last = out;
+            t
+        })
+        .collect();
+    times.sort();
+    (times, last)
+}
+
+fn median(sorted: &[Duration]) -> Duration {
+    sorted[sorted.len() / 2]
+}
