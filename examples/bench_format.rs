@@ -14,9 +14,9 @@
 //! - `format_with(terraform)` (parse, normalizations, layout) over the
 //!   files that parse without errors.
 //!
-//! With `--compare TF_DIR`: runs `hclwright fmt -check -recursive TF_DIR`
-//! (the binary next to this example) and `terraform fmt -check -recursive
-//! TF_DIR` `N` times each (default 10, after one warm-up run each), reports
+//! With `--compare TF_DIR`: runs `hclwright fmt -check -recursive .` (the
+//! binary next to this example) and `terraform fmt -check -recursive .` in
+//! `TF_DIR`, `N` times each (default 10, after one warm-up run each), reports
 //! the median and best wall-clock times and their ratio, and checks that
 //! both list the same files.
 
@@ -145,15 +145,14 @@ fn compare_cli(dir: &Path, runs: usize) {
             eprintln!("build the binary first: cargo build --release");
             std::process::exit(1);
         });
-    let dir_arg = dir.display().to_string();
-    let hclwright_args = ["fmt", "-check", "-recursive", dir_arg.as_str()];
-    let terraform_args = ["fmt", "-check", "-recursive", dir_arg.as_str()];
+    // Both run inside the folder on `.`, so both print relative paths.
+    let args = ["fmt", "-check", "-recursive", "."];
     println!(
-        "\n{runs} runs each after a warm-up, wall clock, on {}",
+        "\n{runs} runs each after a warm-up, wall clock, in {}",
         dir.display()
     );
-    let (ours_times, ours_list) = time_runs(ours.as_os_str(), &hclwright_args, runs);
-    let (tf_times, tf_list) = time_runs("terraform".as_ref(), &terraform_args, runs);
+    let (ours_times, ours_list) = time_runs(ours.as_os_str(), &args, dir, runs);
+    let (tf_times, tf_list) = time_runs("terraform".as_ref(), &args, dir, runs);
     let show = |name: &str, t: &[Duration]| {
         println!(
             "{name:<44} median {:>8.1} ms   best {:>8.1} ms",
@@ -161,18 +160,15 @@ fn compare_cli(dir: &Path, runs: usize) {
             t[0].as_secs_f64() * 1e3
         );
     };
-    show("hclwright fmt -check -recursive", &ours_times);
-    show("terraform fmt -check -recursive", &tf_times);
+    show("hclwright fmt -check -recursive .", &ours_times);
+    show("terraform fmt -check -recursive .", &tf_times);
     println!(
         "speed-up: {:.0}x (median), {:.0}x (best)",
         median(&tf_times).as_secs_f64() / median(&ours_times).as_secs_f64(),
         tf_times[0].as_secs_f64() / ours_times[0].as_secs_f64()
     );
     let normalize = |list: &str| {
-        let mut names: Vec<String> = list
-            .lines()
-            .map(|l| l.trim_start_matches(&format!("{dir_arg}/")).to_string())
-            .collect();
+        let mut names: Vec<String> = list.lines().map(str::to_string).collect();
         names.sort();
         names
     };
@@ -186,11 +182,17 @@ fn compare_cli(dir: &Path, runs: usize) {
 
 /// Runs `program args` once to warm up, then `runs` times; the sorted
 /// times and the standard output of the last run.
-fn time_runs(program: &std::ffi::OsStr, args: &[&str], runs: usize) -> (Vec<Duration>, String) {
+fn time_runs(
+    program: &std::ffi::OsStr,
+    args: &[&str],
+    dir: &Path,
+    runs: usize,
+) -> (Vec<Duration>, String) {
     let run = || {
         let start = Instant::now();
         let out = Command::new(program)
             .args(args)
+            .current_dir(dir)
             .env("TF_CLI_CONFIG_FILE", "/dev/null")
             .output()
             .unwrap_or_else(|e| panic!("{}: {e}", program.to_string_lossy()));
