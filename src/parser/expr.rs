@@ -155,9 +155,9 @@ fn postfix(p: &mut Parser) {
                 }
             },
             Some(L_BRACK) => {
-                let star = p.with_newlines(false, |p| {
-                    p.nth(1) == Some(STAR) && p.nth(2) == Some(R_BRACK)
-                });
+                // As upstream, the `*` of a splat must follow `[` directly
+                // (a newline there makes it an index).
+                let star = p.nth(1) == Some(STAR) && p.nth(2) == Some(R_BRACK);
                 if star { SPLAT } else { INDEX }
             }
             _ => break,
