@@ -98,6 +98,7 @@ pub fn tokenize_with(text: &str, options: LexOptions) -> Lexed {
         modes: Vec::new(),
         braces: 0,
         ret_braces: Vec::new(),
+        seq_brackets: Vec::new(),
         compat: options.upstream_compat,
     };
     if options.start == StartMode::Template {
@@ -135,6 +136,8 @@ struct Lexer<'a> {
     modes: Vec<Mode>,
     braces: i64,
     ret_braces: Vec<i64>,
+    /// For each open template sequence, the `(` / `[` depth inside it.
+    seq_brackets: Vec<i64>,
     compat: bool,
 }
 
@@ -394,10 +397,16 @@ impl<'a> Lexer<'a> {
     fn punct(&mut self, start: usize, b: u8) {
         let next = self.byte(start + 1);
         let (kind, len) = match b {
-            b'\n' => (NEWLINE, 1),
+            b'\n' => {
+                self.push(NEWLINE, 1);
+                self.maybe_abandon_sequence();
+                return;
+            }
             b'\r' => {
                 if next == b'\n' {
-                    (NEWLINE, 2)
+                    self.push(NEWLINE, 2);
+                    self.maybe_abandon_sequence();
+                    return;
                 } else {
                     self.invalid_char(start, '\r');
                     return;
@@ -410,6 +419,7 @@ impl<'a> Lexer<'a> {
             b'}' => {
                 if self.ret_braces.last() == Some(&self.braces) {
                     self.ret_braces.pop();
+                    self.seq_brackets.pop();
                     self.braces -= 1;
                     self.push(TEMPLATE_SEQ_END, 1);
                     self.modes.pop();
@@ -427,6 +437,7 @@ impl<'a> Lexer<'a> {
                     self.push(TEMPLATE_SEQ_END, 2);
                     if closes {
                         self.ret_braces.pop();
+                        self.seq_brackets.pop();
                         self.modes.pop();
                     }
                     return;
@@ -434,10 +445,18 @@ impl<'a> Lexer<'a> {
                 self.invalid_char(start, '~');
                 return;
             }
-            b'[' => (L_BRACK, 1),
-            b']' => (R_BRACK, 1),
-            b'(' => (L_PAREN, 1),
-            b')' => (R_PAREN, 1),
+            b'[' | b'(' => {
+                if let Some(depth) = self.seq_brackets.last_mut() {
+                    *depth += 1;
+                }
+                (if b == b'[' { L_BRACK } else { L_PAREN }, 1)
+            }
+            b']' | b')' => {
+                if let Some(depth) = self.seq_brackets.last_mut() {
+                    *depth -= 1;
+                }
+                (if b == b']' { R_BRACK } else { R_PAREN }, 1)
+            }
             b'=' => match next {
                 b'=' => (EQ2, 2),
                 b'>' => (FAT_ARROW, 2),
@@ -534,6 +553,39 @@ impl<'a> Lexer<'a> {
         self.push(kind, len);
     }
 
+    /// Recovery for an unterminated `${` in a string (tree mode only).
+    ///
+    /// After a newline inside a template sequence with no bracket open in
+    /// it, a line that starts like an attribute (`name =`, a single `=`)
+    /// cannot continue the sequence's expression, so the sequence — and a
+    /// quoted string around it — was left unterminated: end them here
+    /// instead of reading the rest of the file as part of the string. The
+    /// parser stops its recovery at the same place
+    /// ([`line_starts_attribute`]). Valid input is never affected.
+    fn maybe_abandon_sequence(&mut self) {
+        if self.compat
+            || !matches!(self.modes.last(), Some(Mode::Main))
+            || self.ret_braces.last() != Some(&self.braces)
+            || self.seq_brackets.last() != Some(&0)
+            || !line_starts_attribute(self.src, self.pos)
+        {
+            return;
+        }
+        let Some(below) = self.modes.len().checked_sub(2).map(|i| self.modes[i]) else {
+            return;
+        };
+        if !matches!(below, Mode::Quoted | Mode::Heredoc { .. }) {
+            return;
+        }
+        self.ret_braces.pop();
+        self.seq_brackets.pop();
+        self.braces -= 1;
+        self.modes.pop();
+        if matches!(below, Mode::Quoted) {
+            self.modes.pop();
+        }
+    }
+
     /// Length of a `#` or `//` comment, up to (not including) the newline.
     fn line_comment_len(&self, start: usize) -> usize {
         let rest = &self.src[start..];
@@ -599,6 +651,7 @@ impl<'a> Lexer<'a> {
         self.push(kind, len);
         self.braces += 1;
         self.ret_braces.push(self.braces);
+        self.seq_brackets.push(0);
         if let Some(Mode::Heredoc { start_of_line, .. }) = self.modes.last_mut() {
             *start_of_line = false;
         }
@@ -744,6 +797,44 @@ impl<'a> Lexer<'a> {
         let (end, _) = self.literal_line_end(start);
         self.push(TEMPLATE_LITERAL, end - start);
     }
+}
+
+/// True if the line starting at byte `at` begins like an attribute:
+/// optional spaces, an identifier, optional spaces, then `=` that is not
+/// `==` or `=>`.
+pub(crate) fn line_starts_attribute(src: &[u8], at: usize) -> bool {
+    let mut i = at;
+    while matches!(src.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    match src.get(i) {
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => i += 1,
+        Some(c) if *c >= 0x80 => {
+            let Some(ch) = std::str::from_utf8(&src[i..(i + 4).min(src.len())])
+                .ok()
+                .or_else(|| std::str::from_utf8(&src[i..(i + 3).min(src.len())]).ok())
+                .or_else(|| std::str::from_utf8(&src[i..(i + 2).min(src.len())]).ok())
+                .and_then(|s| s.chars().next())
+            else {
+                return false;
+            };
+            if !unicode_ident::is_xid_start(ch) {
+                return false;
+            }
+            i += ch.len_utf8();
+        }
+        _ => return false,
+    }
+    while src
+        .get(i)
+        .is_some_and(|&c| IDENT_CONT[c as usize] || c >= 0x80)
+    {
+        i += 1;
+    }
+    while matches!(src.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    src.get(i) == Some(&b'=') && !matches!(src.get(i + 1), Some(b'=' | b'>'))
 }
 
 #[inline]

@@ -129,6 +129,9 @@ fn parts(p: &mut Parser, ctx: Ctx) -> Option<&'static str> {
                 }
                 p.bump_raw();
             }
+            // Left by a sequence the lexer abandoned at a newline (see
+            // `close_sequence`): in a heredoc the text goes on.
+            Some(WHITESPACE | COMMENT | NEWLINE) if ctx == Ctx::Heredoc => p.bump_raw(),
             Some(INTERP_START) => {
                 if ctx == Ctx::Label {
                     label_sequence_error(p);
@@ -245,6 +248,11 @@ fn close_sequence(p: &mut Parser, what: &str) {
         if balance <= 0 && kind == TEMPLATE_SEQ_END {
             break;
         }
+        if balance <= 0 && kind == IDENT && starts_attribute_line(p, p.nth_index(0)) {
+            // The lexer ended the sequence at the newline before this line
+            // (see `lexer::line_starts_attribute`).
+            break;
+        }
         let v = bracket_balance(kind);
         if v < 0 && balance <= 0 {
             break;
@@ -263,6 +271,18 @@ fn close_sequence(p: &mut Parser, what: &str) {
         p.finish();
     }
     p.eat(TEMPLATE_SEQ_END);
+}
+
+/// True if the raw token `i` is the first on its line and the line reads
+/// like the start of an attribute.
+fn starts_attribute_line(p: &Parser, i: usize) -> bool {
+    let mut j = i;
+    while j > 0 && p.raw(j - 1) == Some(WHITESPACE) {
+        j -= 1;
+    }
+    j > 0
+        && p.raw(j - 1) == Some(NEWLINE)
+        && crate::lexer::line_starts_attribute(p.text.as_bytes(), p.starts[j] as usize)
 }
 
 /// `%{ if c } … %{ else } … %{ endif }`.
