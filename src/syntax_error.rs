@@ -72,26 +72,54 @@ impl SyntaxError {
     /// assert!(shown.starts_with("main.tf:1:5: expected an expression"));
     /// ```
     pub fn render(&self, path: &str, text: &str) -> String {
+        /// Characters of context shown on each side of the error on very
+        /// long lines.
+        const CONTEXT: usize = 80;
         let mut out = format!("{path}:{}:{}: {}\n", self.line, self.column, self.message);
-        let start = usize::from(self.range.start()).min(text.len());
+        let start = floor_char_boundary(text, usize::from(self.range.start()));
         let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
         let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let source = text[line_start..line_end].trim_end_matches('\r');
-        out.push_str("  ");
-        out.push_str(source);
-        out.push('\n');
-        out.push_str("  ");
-        for c in text[line_start..start].chars() {
-            out.push(if c == '\t' { '\t' } else { ' ' });
-        }
-        let width = text[start..usize::from(self.range.end()).min(line_end).max(start)]
+        let end = floor_char_boundary(text, usize::from(self.range.end()).clamp(start, line_end));
+        // On a long line, show a window around the error.
+        let before: Vec<char> = text[line_start..start].chars().collect();
+        let skip = before.len().saturating_sub(CONTEXT);
+        let after = &text[start..line_end];
+        let shown_after: String = after
             .chars()
-            .count()
-            .max(1);
-        out.push_str(&"^".repeat(width));
+            .take(CONTEXT.max(text[start..end].chars().count()))
+            .collect();
+        let cut_after = shown_after.len() < after.trim_end_matches('\r').len();
+        let mut source = String::new();
+        let mut caret = String::new();
+        if skip > 0 {
+            source.push('…');
+            caret.push(' ');
+        }
+        for &c in &before[skip..] {
+            source.push(c);
+            caret.push(if c == '\t' { '\t' } else { ' ' });
+        }
+        source.push_str(shown_after.trim_end_matches('\r'));
+        if cut_after {
+            source.push('…');
+        }
+        let width = text[start..end].chars().count().max(1);
+        caret.push_str(&"^".repeat(width));
+        out.push_str("  ");
+        out.push_str(&source);
+        out.push_str("\n  ");
+        out.push_str(&caret);
         out.push('\n');
         out
     }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 impl fmt::Display for SyntaxError {
