@@ -27,6 +27,7 @@
 
 pub mod ast;
 pub mod diff;
+pub mod document;
 pub mod format;
 pub mod lexer;
 mod parse;
@@ -35,6 +36,7 @@ pub mod refs;
 mod syntax_error;
 mod syntax_kind;
 
+pub use document::{Address, Document, EditError, Item, Placement, Value};
 pub use format::{FormatError, FormatOptions, format, format_with};
 pub use parse::Parse;
 pub use parser::MAX_DEPTH;

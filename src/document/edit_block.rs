@@ -1,0 +1,443 @@
+//! Body-level edits: inserting attributes and blocks into a body,
+//! removing them, block types and labels.
+
+use rowan::NodeOrToken;
+use text_size::{TextRange, TextSize};
+
+use super::comments::ends_line;
+use super::edit_item::Placement;
+use super::error::{EditError, render_errors};
+use super::layout::{line_indent, line_start, reindent};
+use super::resolve::Container;
+use super::{Document, Item, Replacement};
+use crate::ast::{self, AstNode, BodyItem};
+use crate::refs::is_identifier;
+use crate::syntax_kind::{SyntaxElement, SyntaxKind::*, SyntaxNode};
+
+/// A body to insert into: the file's top-level body or a block's.
+pub(crate) struct Target {
+    /// The block, or `None` for the top level.
+    pub block: Option<ast::Block>,
+    /// The body, when it exists.
+    pub body: Option<ast::Body>,
+}
+
+impl Target {
+    pub fn of(doc: &Document, container: &Container) -> Option<Target> {
+        match container {
+            Container::Root => Some(Target {
+                block: None,
+                body: Some(doc.body()),
+            }),
+            Container::Body(b) => Some(Target {
+                block: Some(b.clone()),
+                body: b.body(),
+            }),
+            _ => None,
+        }
+    }
+
+    fn items(&self) -> Vec<BodyItem> {
+        self.body.iter().flat_map(|b| b.items()).collect()
+    }
+}
+
+/// The indentation unit of the file around `node`: what its children
+/// add to its line's indentation (two spaces by default).
+pub(crate) fn unit_for_block(root: &SyntaxNode, block: &ast::Block) -> String {
+    let outer = line_indent(root, core_start(block.syntax()));
+    if let Some(first) = block.body().and_then(|b| b.items().next()) {
+        let inner = line_indent(root, core_start(first.syntax()));
+        if let Some(unit) = inner.strip_prefix(outer.as_str()).filter(|u| !u.is_empty()) {
+            return unit.to_string();
+        }
+    }
+    "  ".to_string()
+}
+
+/// The start of the first significant token of an item node (after its
+/// indentation and comment lines).
+pub(crate) fn core_start(node: &SyntaxNode) -> TextSize {
+    node.children_with_tokens()
+        .find(|e| !matches!(e.kind(), WHITESPACE | NEWLINE | COMMENT))
+        .map_or(node.text_range().start(), |e| e.text_range().start())
+}
+
+/// Inserts the item `text` (a snippet laid out at indentation zero, one
+/// or more lines, without the final newline) into a body.
+pub(crate) fn insert_into_body(
+    doc: &Document,
+    target: &Target,
+    text: &str,
+    is_block: bool,
+    placement: &Placement,
+) -> Result<Replacement, EditError> {
+    let root = doc.syntax();
+    let items = target.items();
+    let unit = match &target.block {
+        Some(b) => unit_for_block(&root, b),
+        None => items
+            .iter()
+            .filter_map(|i| match i {
+                BodyItem::Block(b) => b.body().and_then(|body| body.items().next()).map(|_| b),
+                _ => None,
+            })
+            .next()
+            .map_or_else(|| "  ".to_string(), |b| unit_for_block(&root, b)),
+    };
+    let indent = match (items.first(), &target.block) {
+        (Some(item), _) => line_indent(&root, core_start(item.syntax())),
+        (None, Some(block)) => line_indent(&root, core_start(block.syntax())) + &unit,
+        (None, None) => String::new(),
+    };
+    let laid = format!("{indent}{}", reindent(text, &indent, &unit));
+    // Where: an item to insert before or after.
+    let anchor: Option<(BodyItem, bool)> = match placement {
+        Placement::Before(name) | Placement::After(name) => {
+            let found = items
+                .iter()
+                .find(|i| i.name().as_deref() == Some(name.as_str()))
+                .cloned()
+                .ok_or_else(|| EditError::NotFound {
+                    address: name.clone(),
+                    matched: String::new(),
+                })?;
+            Some((found, matches!(placement, Placement::After(_))))
+        }
+        Placement::First => items.first().cloned().map(|i| (i, false)),
+        Placement::Last => items.last().cloned().map(|i| (i, true)),
+        Placement::Default if is_block => items.last().cloned().map(|i| (i, true)),
+        Placement::Default => match items
+            .iter()
+            .rev()
+            .find(|i| matches!(i, BodyItem::Attribute(_)))
+        {
+            Some(last_attr) => Some((last_attr.clone(), true)),
+            None => items.first().cloned().map(|i| (i, false)),
+        },
+    };
+    match anchor {
+        Some((item, after)) => Ok(insert_next_to(&item, after, &laid, is_block)),
+        None => insert_into_empty(&root, target, &laid),
+    }
+}
+
+/// True when the element is a blank line of a body.
+fn is_blank_line(e: &SyntaxElement) -> bool {
+    e.kind() == NEWLINE && e.prev_sibling_or_token().is_none_or(|p| ends_line(&p))
+}
+
+/// Inserts a laid-out item before or after a sibling item. A block is
+/// separated from its neighbours by a blank line; an attribute is
+/// separated from a block it is placed before or after.
+fn insert_next_to(item: &BodyItem, after: bool, laid: &str, is_block: bool) -> Replacement {
+    let node = item.syntax();
+    let sibling_is_block = matches!(item, BodyItem::Block(_));
+    let blank = is_block || sibling_is_block;
+    if after {
+        let end = node.text_range().end();
+        let has_newline = node.last_token().is_some_and(|t| t.kind() == NEWLINE);
+        let next = node.next_sibling_or_token();
+        let blank_follows = next.as_ref().is_some_and(is_blank_line);
+        let more_items = std::iter::successors(next, |e| e.next_sibling_or_token())
+            .any(|e| matches!(e.kind(), ATTRIBUTE | BLOCK));
+        let mut text = String::new();
+        if !has_newline {
+            text.push('\n');
+        }
+        if blank && !blank_follows {
+            text.push('\n');
+        }
+        text.push_str(laid);
+        text.push('\n');
+        if blank && blank_follows && more_items {
+            text.push('\n');
+        }
+        Replacement::new(TextRange::empty(end), text)
+    } else {
+        let start = node.text_range().start();
+        let prev = node.prev_sibling_or_token();
+        let blank_before = prev.as_ref().is_some_and(is_blank_line);
+        let mut text = String::new();
+        if blank && prev.is_some() && !blank_before {
+            text.push('\n');
+        }
+        text.push_str(laid);
+        text.push('\n');
+        if blank {
+            text.push('\n');
+        }
+        Replacement::new(TextRange::empty(start), text)
+    }
+}
+
+/// Inserts into a body without items: between the braces of a block
+/// (making a one-line block multi-line), or into an empty file.
+fn insert_into_empty(
+    root: &SyntaxNode,
+    target: &Target,
+    laid: &str,
+) -> Result<Replacement, EditError> {
+    let Some(block) = &target.block else {
+        // The top level: after everything (comments included).
+        let end = root.text_range().end();
+        let text = root.to_string();
+        let mut new = String::new();
+        if !text.is_empty() && !text.ends_with('\n') {
+            new.push('\n');
+        }
+        new.push_str(laid);
+        new.push('\n');
+        return Ok(Replacement::new(TextRange::empty(end), new));
+    };
+    let (Some(open), Some(close)) = (block.open_brace(), block.close_brace()) else {
+        return Err(EditError::unsupported("the block has no braces"));
+    };
+    let inner = TextRange::new(open.text_range().end(), close.text_range().start());
+    let has_comments = block
+        .syntax()
+        .descendants_with_tokens()
+        .filter(|e| inner.contains_range(e.text_range()))
+        .any(|e| e.kind() == COMMENT);
+    let close_indent = line_indent(root, core_start(block.syntax()));
+    if !has_comments {
+        return Ok(Replacement::new(inner, format!("\n{laid}\n{close_indent}")));
+    }
+    // Comments inside: insert before the line of `}` if it has its own
+    // line, else rewrite the end.
+    let close_line = line_start(root, close.text_range().start());
+    let own_line = root
+        .token_at_offset(close_line)
+        .right_biased()
+        .is_some_and(|t| {
+            t.text_range().start() == close.text_range().start() || t.kind() == WHITESPACE
+        });
+    if own_line && close_line > open.text_range().end() {
+        Ok(Replacement::new(
+            TextRange::empty(close_line),
+            format!("{laid}\n"),
+        ))
+    } else {
+        Ok(Replacement::new(
+            TextRange::empty(close.text_range().start()),
+            format!("\n{laid}\n{close_indent}"),
+        ))
+    }
+}
+
+/// Checks a block type or attribute name.
+pub(crate) fn check_identifier(name: &str) -> Result<(), EditError> {
+    if is_identifier(name) {
+        Ok(())
+    } else {
+        Err(EditError::InvalidName {
+            name: name.to_string(),
+            reason: "not an identifier".to_string(),
+        })
+    }
+}
+
+/// The source of a label: quoted, with escapes.
+pub(crate) fn label_source(label: &str) -> String {
+    format!("\"{}\"", crate::refs::escape_string(label))
+}
+
+/// The source of a new block, laid out at indentation zero.
+pub(crate) fn block_source(
+    type_name: &str,
+    labels: &[&str],
+    body: &str,
+) -> Result<String, EditError> {
+    check_identifier(type_name)?;
+    let parse = crate::parse(body);
+    if !parse.errors().is_empty() {
+        return Err(EditError::InvalidValue {
+            source: body.to_string(),
+            reason: render_errors(parse.errors()),
+        });
+    }
+    let mut head = type_name.to_string();
+    for label in labels {
+        head.push(' ');
+        head.push_str(&label_source(label));
+    }
+    let body = body.trim_matches(|c| c == '\n' || c == '\r');
+    let text = if body.trim().is_empty() {
+        format!("{head} {{\n}}\n")
+    } else {
+        format!("{head} {{\n{body}\n}}\n")
+    };
+    let formatted = crate::format(&text);
+    Ok(formatted.trim_end_matches('\n').to_string())
+}
+
+impl Document {
+    /// Appends a block at the end of the body at `parent` (`""` for the
+    /// top level), with `labels` and `body` (HCL source of attributes
+    /// and blocks, may be empty). The block is laid out canonically and
+    /// separated from its neighbours by a blank line.
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse("resource \"a\" \"b\" {\n  x = 1\n}\n").unwrap();
+    /// doc.append_block("resource.a.b", "lifecycle", &[], "prevent_destroy=true").unwrap();
+    /// doc.append_block("", "output", &["id"], "value = a.b.id\n").unwrap();
+    /// assert_eq!(doc.to_string(), "resource \"a\" \"b\" {\n  x = 1\n\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n\noutput \"id\" {\n  value = a.b.id\n}\n");
+    /// ```
+    pub fn append_block(
+        &mut self,
+        parent: &str,
+        type_name: &str,
+        labels: &[&str],
+        body: &str,
+    ) -> Result<(), EditError> {
+        self.insert_block(parent, type_name, labels, body, Placement::Last)
+    }
+
+    /// Inserts a block into the body at `parent` (`""` for the top
+    /// level), placed by `placement` (before or after a named sibling,
+    /// first, or last).
+    pub fn insert_block(
+        &mut self,
+        parent: &str,
+        type_name: &str,
+        labels: &[&str],
+        body: &str,
+        placement: Placement,
+    ) -> Result<(), EditError> {
+        let source = block_source(type_name, labels, body)?;
+        let containers = self.body_containers(parent)?;
+        let mut reps = Vec::new();
+        for container in containers {
+            let target = Target::of(self, &container)
+                .ok_or_else(|| EditError::unsupported(format!("`{parent}` is not a block")))?;
+            reps.push(insert_into_body(self, &target, &source, true, &placement)?);
+        }
+        self.edit(reps)
+    }
+
+    /// The bodies at `parent`: the top level for `""`, else every block
+    /// the address designates.
+    pub(crate) fn body_containers(&self, parent: &str) -> Result<Vec<Container>, EditError> {
+        if parent.is_empty() {
+            return Ok(vec![Container::Root]);
+        }
+        let items = self.resolve(parent)?;
+        items
+            .iter()
+            .map(|item| match item {
+                Item::Block(b) => Ok(Container::Body(b.clone())),
+                other => Err(EditError::unsupported(format!(
+                    "`{parent}` is {} {}, not a block",
+                    article(other.kind_name()),
+                    other.kind_name()
+                ))),
+            })
+            .collect()
+    }
+
+    /// Sets the labels of the block at `address`. Labels that stay in
+    /// place keep the comments between them.
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse("resource \"a\" /* keep */ \"b\" {\n}\n").unwrap();
+    /// doc.set_labels("resource.a.b", &["a", "c"]).unwrap();
+    /// assert_eq!(doc.to_string(), "resource \"a\" /* keep */ \"c\" {\n}\n");
+    /// ```
+    pub fn set_labels(&mut self, address: &str, labels: &[&str]) -> Result<(), EditError> {
+        let mut reps = Vec::new();
+        for item in self.resolve(address)? {
+            let Item::Block(block) = item else {
+                return Err(EditError::unsupported(format!(
+                    "`{address}` is {} {}, not a block",
+                    article(item.kind_name()),
+                    item.kind_name()
+                )));
+            };
+            reps.extend(label_replacements(&block, labels)?);
+        }
+        self.edit(reps)
+    }
+}
+
+/// "a" or "an".
+pub(crate) fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// The changes that turn the block's labels into `labels`.
+fn label_replacements(block: &ast::Block, labels: &[&str]) -> Result<Vec<Replacement>, EditError> {
+    let old: Vec<ast::BlockLabel> = block.labels().collect();
+    let mut reps = Vec::new();
+    for (label, new) in old.iter().zip(labels) {
+        if label.value() != *new || !label.is_quoted() {
+            reps.push(Replacement::new(
+                label.syntax().text_range(),
+                label_source(new),
+            ));
+        }
+    }
+    if labels.len() > old.len() {
+        let after = old
+            .last()
+            .map(|l| l.syntax().text_range().end())
+            .or_else(|| block.type_token().map(|t| t.text_range().end()))
+            .ok_or_else(|| EditError::unsupported("the block has no type"))?;
+        let text: String = labels[old.len()..]
+            .iter()
+            .map(|l| format!(" {}", label_source(l)))
+            .collect();
+        reps.push(Replacement::new(TextRange::empty(after), text));
+    } else if labels.len() < old.len() {
+        let from = match labels.len() {
+            0 => block.type_token().map(|t| t.text_range().end()),
+            n => Some(old[n - 1].syntax().text_range().end()),
+        }
+        .ok_or_else(|| EditError::unsupported("the block has no type"))?;
+        let to = old[old.len() - 1].syntax().text_range().end();
+        reps.push(Replacement::new(TextRange::new(from, to), ""));
+    }
+    Ok(reps)
+}
+
+/// The range to delete to remove a body item (an attribute or block with
+/// its comment lines), without leaving a doubled blank line.
+pub(crate) fn body_item_removal(node: &SyntaxNode) -> TextRange {
+    let mut start = node.text_range().start();
+    let mut end = node.text_range().end();
+    let prev = node.prev_sibling_or_token();
+    let next = node.next_sibling_or_token();
+    let blank_before = prev.as_ref().is_some_and(is_blank_line);
+    let at_start = prev.is_none();
+    let blank_after = next.as_ref().is_some_and(is_blank_line);
+    let no_item_after = std::iter::successors(next.clone(), |e| e.next_sibling_or_token())
+        .all(|e| !matches!(e.kind(), ATTRIBUTE | BLOCK));
+    if blank_after && (blank_before || at_start) {
+        if let Some(NodeOrToken::Token(t)) = &next {
+            end = t.text_range().end();
+        }
+    } else if blank_before
+        && no_item_after
+        && next.is_none()
+        && let Some(NodeOrToken::Token(t)) = &prev
+    {
+        start = t.text_range().start();
+    }
+    // A last item without a newline: take the newline before it.
+    let ends_with_newline = node.last_token().is_some_and(|t| t.kind() == NEWLINE);
+    if !ends_with_newline
+        && next.is_none()
+        && start == node.text_range().start()
+        && let Some(t) = prev.as_ref().and_then(|p| match p {
+            NodeOrToken::Token(t) if t.kind() == NEWLINE => Some(t.clone()),
+            NodeOrToken::Node(n) => n.last_token().filter(|t| t.kind() == NEWLINE),
+            _ => None,
+        })
+    {
+        start = t.text_range().start();
+    }
+    TextRange::new(start, end)
+}

@@ -1,0 +1,275 @@
+//! Setting, renaming and removing what an address designates.
+
+use super::address::{Address, Step};
+use super::edit_block::{Target, article, body_item_removal, check_identifier, insert_into_body};
+use super::edit_collection;
+use super::error::EditError;
+use super::layout::{line_indent, reindent};
+use super::resolve::{self, Container};
+use super::value::object_key;
+use super::{Document, Item, Replacement, Value};
+use crate::ast::{self, AstNode};
+use crate::syntax_kind::SyntaxNode;
+
+/// Where a new attribute or block goes in its body.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Placement {
+    /// Attributes: after the last attribute, before nested blocks (at the
+    /// start when there is no attribute). Blocks: at the end.
+    #[default]
+    Default,
+    /// Before the attribute or block with this name (block type).
+    Before(String),
+    /// After the attribute or block with this name (block type).
+    After(String),
+    /// Before every other item.
+    First,
+    /// After every other item.
+    Last,
+}
+
+impl Document {
+    /// The items `address` designates (all matches when it has `*`).
+    pub(crate) fn resolve(&self, address: &str) -> Result<Vec<Item>, EditError> {
+        let address = Address::parse(address)?;
+        resolve::resolve(&self.body(), &address)
+    }
+
+    /// Sets the value at `address`: an attribute's, an object item's or a
+    /// tuple element's. When the address does not exist but its parent
+    /// does, the last step is created: an attribute in a block (after the
+    /// last attribute, before nested blocks), or an item in an object.
+    /// With `*`, every match is set.
+    ///
+    /// The value is laid out canonically, indented like its line; the
+    /// comments around it stay.
+    ///
+    /// ```
+    /// use hclwright::{Document, Value};
+    /// let mut doc = Document::parse("locals {\n  tags = {\n    Name = \"web\" # the name\n  }\n}\n").unwrap();
+    /// doc.set("locals.tags.Name", "api").unwrap();
+    /// doc.set("locals.tags.Team", "platform").unwrap();
+    /// doc.set("locals.ports", vec![80, 443]).unwrap();
+    /// assert_eq!(
+    ///     doc.to_string(),
+    ///     "locals {\n  tags = {\n    Name = \"api\" # the name\n    Team = \"platform\"\n  }\n  ports = [80, 443]\n}\n"
+    /// );
+    /// ```
+    pub fn set(&mut self, address: &str, value: impl Into<Value>) -> Result<(), EditError> {
+        self.set_with(address, value, Placement::Default)
+    }
+
+    /// Like [`Document::set`], placing a newly created attribute by
+    /// `placement` (an existing one stays where it is).
+    pub fn set_with(
+        &mut self,
+        address: &str,
+        value: impl Into<Value>,
+        placement: Placement,
+    ) -> Result<(), EditError> {
+        let value = value.into();
+        let source = value.to_source();
+        let parsed = Address::parse(address)?;
+        match resolve::resolve(&self.body(), &parsed) {
+            Ok(items) => {
+                let root = self.syntax();
+                let mut reps = Vec::new();
+                for item in &items {
+                    reps.push(set_value(&root, item, &source)?);
+                }
+                self.edit(reps)
+            }
+            Err(not_found @ EditError::NotFound { .. }) => {
+                let Some((parent, last)) = parsed.parent() else {
+                    return Err(not_found);
+                };
+                let containers = if parent.steps().is_empty() {
+                    vec![Container::Root]
+                } else {
+                    match resolve::resolve(&self.body(), &parent) {
+                        Ok(items) => items.iter().filter_map(resolve::container_of).collect(),
+                        Err(_) => return Err(not_found),
+                    }
+                };
+                if containers.is_empty() {
+                    return Err(not_found);
+                }
+                let mut reps = Vec::new();
+                for container in &containers {
+                    reps.extend(self.create(container, last, &source, &placement)?);
+                }
+                self.edit(reps)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Creates `name = source` in a container.
+    fn create(
+        &self,
+        container: &Container,
+        last: &Step,
+        source: &str,
+        placement: &Placement,
+    ) -> Result<Vec<Replacement>, EditError> {
+        match (container, last) {
+            (Container::Root | Container::Body(_), Step::Name(name)) => {
+                check_identifier(name)?;
+                let target = Target::of(self, container).expect("a body container");
+                let text = format!("{name} = {source}");
+                let text = crate::format(&format!("{text}\n"));
+                Ok(vec![insert_into_body(
+                    self,
+                    &target,
+                    text.trim_end_matches('\n'),
+                    false,
+                    placement,
+                )?])
+            }
+            (Container::Object(object), Step::Name(name) | Step::Key(name)) => {
+                let text = format!("{} = {source}", object_key(name));
+                edit_collection::add_object_item(&self.syntax(), object, &text)
+            }
+            (Container::Tuple(tuple), Step::Index(n)) if *n == tuple.elements().count() => {
+                edit_collection::insert_element(&self.syntax(), tuple, *n, source)
+            }
+            (_, Step::Any) => Err(EditError::unsupported("cannot create `*`")),
+            (Container::Tuple(_), _) => Err(EditError::unsupported(
+                "a new tuple element goes at the end: use the index after the last, or insert_element",
+            )),
+            (_, step) => Err(EditError::unsupported(format!(
+                "cannot create {step:?} here"
+            ))),
+        }
+    }
+
+    /// Renames what `address` designates: an attribute, an object key or
+    /// a block type. Fails if the new name already exists there.
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse("a = 1\nbbb = 2\n").unwrap();
+    /// doc.rename("a", "alpha").unwrap();
+    /// assert_eq!(doc.to_string(), "alpha = 1\nbbb   = 2\n");
+    /// assert!(doc.rename("alpha", "bbb").is_err());
+    /// ```
+    pub fn rename(&mut self, address: &str, new_name: &str) -> Result<(), EditError> {
+        let mut reps = Vec::new();
+        for item in self.resolve(address)? {
+            reps.push(rename_item(&item, new_name)?);
+        }
+        self.edit(reps)
+    }
+
+    /// Removes what `address` designates, with its comment lines and its
+    /// same-line comment: an attribute or block (without leaving a
+    /// doubled blank line), an object item or a tuple element (keeping
+    /// the collection's commas right).
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse("a = 1\n# about b\nb = [1, 2, 3]\nc = 3\n").unwrap();
+    /// doc.remove("b[1]").unwrap();
+    /// assert_eq!(doc.to_string(), "a = 1\n# about b\nb = [1, 3]\nc = 3\n");
+    /// doc.remove("b").unwrap();
+    /// assert_eq!(doc.to_string(), "a = 1\nc = 3\n");
+    /// ```
+    pub fn remove(&mut self, address: &str) -> Result<(), EditError> {
+        let mut reps = Vec::new();
+        for item in self.resolve(address)? {
+            let range = match &item {
+                Item::Attribute(a) => body_item_removal(a.syntax()),
+                Item::Block(b) => body_item_removal(b.syntax()),
+                Item::ObjectItem(i) => edit_collection::object_item_removal(i),
+                Item::Element { tuple, index, .. } => {
+                    edit_collection::element_removal(tuple, *index)
+                }
+            };
+            reps.push(Replacement::new(range, ""));
+        }
+        self.edit(reps)
+    }
+}
+
+/// The change that sets the value of `item` to `source`.
+fn set_value(root: &SyntaxNode, item: &Item, source: &str) -> Result<Replacement, EditError> {
+    let expr = item.value_expr().ok_or_else(|| {
+        EditError::unsupported(format!(
+            "{} {} has no value: set its attributes instead",
+            article(item.kind_name()),
+            item.kind_name()
+        ))
+    })?;
+    let range = expr.syntax().text_range();
+    let indent = line_indent(root, range.start());
+    let unit = unit_near(root, item.syntax());
+    Ok(Replacement::new(range, reindent(source, &indent, &unit)))
+}
+
+/// The indentation unit used around `node`: the difference between the
+/// indentation of its line and of the line of the construct that
+/// contains it (two spaces when that says nothing).
+pub(crate) fn unit_near(root: &SyntaxNode, node: &SyntaxNode) -> String {
+    let own = line_indent(root, node.text_range().start().max(first_core(node)));
+    for ancestor in node.ancestors().skip(1) {
+        let outer = line_indent(root, first_core(&ancestor));
+        if outer.len() < own.len() {
+            if let Some(unit) = own.strip_prefix(outer.as_str()).filter(|u| !u.is_empty()) {
+                return unit.to_string();
+            }
+            break;
+        }
+    }
+    "  ".to_string()
+}
+
+/// The first non-trivia offset of a node.
+fn first_core(node: &SyntaxNode) -> text_size::TextSize {
+    super::edit_block::core_start(node)
+}
+
+/// The change that renames `item`.
+fn rename_item(item: &Item, new_name: &str) -> Result<Replacement, EditError> {
+    match item {
+        Item::Attribute(a) => {
+            check_identifier(new_name)?;
+            let body = a.syntax().parent().and_then(ast::Body::cast);
+            if body.is_some_and(|b| b.attribute(new_name).is_some())
+                && a.name().as_deref() != Some(new_name)
+            {
+                return Err(EditError::AlreadyExists {
+                    name: new_name.to_string(),
+                });
+            }
+            let token = a
+                .name_token()
+                .ok_or_else(|| EditError::unsupported("no name"))?;
+            Ok(Replacement::new(token.text_range(), new_name))
+        }
+        Item::Block(b) => {
+            check_identifier(new_name)?;
+            let token = b
+                .type_token()
+                .ok_or_else(|| EditError::unsupported("no type"))?;
+            Ok(Replacement::new(token.text_range(), new_name))
+        }
+        Item::ObjectItem(i) => {
+            let key = i.key().ok_or_else(|| EditError::unsupported("no key"))?;
+            let object = i.syntax().parent().and_then(ast::Object::cast);
+            let clash = object.is_some_and(|o| {
+                o.items().any(|other| {
+                    other != *i
+                        && other.key().and_then(|k| k.literal_name()).as_deref() == Some(new_name)
+                })
+            });
+            if clash {
+                return Err(EditError::AlreadyExists {
+                    name: new_name.to_string(),
+                });
+            }
+            Ok(Replacement::new(
+                key.syntax().text_range(),
+                object_key(new_name),
+            ))
+        }
+        Item::Element { .. } => Err(EditError::unsupported("a tuple element has no name")),
+    }
+}

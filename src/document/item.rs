@@ -1,0 +1,153 @@
+//! What an address designates: an attribute, a block, an object item or
+//! a tuple element, with read accessors.
+
+use crate::ast::{self, AstNode, Expr};
+use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
+use text_size::TextRange;
+
+use super::Value;
+
+/// An attribute, block, object item or tuple element of a document.
+///
+/// ```
+/// use hclwright::{Document, Value};
+/// let doc = Document::parse("locals {\n  tags = { Name = \"web\" } # tags\n  ports = [80, 443]\n}\n").unwrap();
+/// let tags = doc.get("locals.tags").unwrap();
+/// assert_eq!(tags.name().as_deref(), Some("tags"));
+/// assert_eq!(tags.value_text().as_deref(), Some("{ Name = \"web\" }"));
+/// assert_eq!(tags.text(), "tags = { Name = \"web\" }");
+/// let name = doc.get("locals.tags.Name").unwrap();
+/// assert_eq!(name.value(), Some(Value::from("web")));
+/// assert_eq!(doc.get("locals.ports[1]").unwrap().value(), Some(Value::from(443)));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Item {
+    /// `name = value` in a body.
+    Attribute(ast::Attribute),
+    /// `type labels { … }`.
+    Block(ast::Block),
+    /// `key = value` in an object.
+    ObjectItem(ast::ObjectItem),
+    /// An element of a tuple.
+    Element {
+        /// The tuple.
+        tuple: ast::Tuple,
+        /// The element's position.
+        index: usize,
+        /// The element.
+        expr: Expr,
+    },
+}
+
+impl Item {
+    /// The node of the item (for an element, its expression).
+    pub fn syntax(&self) -> &SyntaxNode {
+        match self {
+            Item::Attribute(a) => a.syntax(),
+            Item::Block(b) => b.syntax(),
+            Item::ObjectItem(i) => i.syntax(),
+            Item::Element { expr, .. } => expr.syntax(),
+        }
+    }
+
+    /// What kind of item this is, for messages: `attribute`, `block`,
+    /// `object item`, `tuple element`.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Item::Attribute(_) => "attribute",
+            Item::Block(_) => "block",
+            Item::ObjectItem(_) => "object item",
+            Item::Element { .. } => "tuple element",
+        }
+    }
+
+    /// The attribute name, block type or object key (for a key that is an
+    /// identifier or a string without interpolation).
+    pub fn name(&self) -> Option<String> {
+        match self {
+            Item::Attribute(a) => a.name(),
+            Item::Block(b) => b.type_name(),
+            Item::ObjectItem(i) => i.key()?.literal_name(),
+            Item::Element { .. } => None,
+        }
+    }
+
+    /// The block's labels (empty for other items).
+    pub fn labels(&self) -> Vec<String> {
+        match self {
+            Item::Block(b) => b.labels().map(|l| l.value()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The value expression of an attribute, object item or element.
+    pub fn value_expr(&self) -> Option<Expr> {
+        match self {
+            Item::Attribute(a) => a.expr(),
+            Item::Block(_) => None,
+            Item::ObjectItem(i) => i.value(),
+            Item::Element { expr, .. } => Some(expr.clone()),
+        }
+    }
+
+    /// The source text of the value.
+    pub fn value_text(&self) -> Option<String> {
+        self.value_expr().map(|e| e.syntax().to_string())
+    }
+
+    /// The decoded value, for literals (see [`Value::decode`]).
+    pub fn value(&self) -> Option<Value> {
+        Value::decode(&self.value_expr()?)
+    }
+
+    /// The item's source, without the comment lines above it, its
+    /// indentation, its same-line comment, a separating comma and its
+    /// newline: `name = value`, `type "label" { … }`, or the element.
+    pub fn text(&self) -> String {
+        let range = self.core_range();
+        let node = self.syntax();
+        let start = range.start() - node.text_range().start();
+        let end = range.end() - node.text_range().start();
+        node.to_string()[usize::from(start)..usize::from(end)].to_string()
+    }
+
+    /// The range of [`Item::text`].
+    pub fn core_range(&self) -> TextRange {
+        if let Item::Element { expr, .. } = self {
+            return expr.syntax().text_range();
+        }
+        let node = self.syntax();
+        let significant: Vec<SyntaxToken> = node
+            .children_with_tokens()
+            .filter(|e| !matches!(e.kind(), WHITESPACE | NEWLINE | COMMENT | COMMA))
+            .filter_map(|e| match e {
+                rowan::NodeOrToken::Token(t) => Some(t),
+                rowan::NodeOrToken::Node(n) => n.first_token(),
+            })
+            .collect();
+        let first = significant.first().map(|t| t.text_range().start());
+        let last = node
+            .children_with_tokens()
+            .filter(|e| !matches!(e.kind(), WHITESPACE | NEWLINE | COMMENT | COMMA))
+            .last()
+            .map(|e| e.text_range().end());
+        match (first, last) {
+            (Some(a), Some(b)) => TextRange::new(a, b),
+            _ => node.text_range(),
+        }
+    }
+
+    /// The comment lines directly above the item, as written (with their
+    /// `#`, `//` or `/* */`).
+    pub fn comments_above(&self) -> Vec<String> {
+        super::comments::above(self)
+            .iter()
+            .map(|t| t.text().to_string())
+            .collect()
+    }
+
+    /// The comment at the end of the item's line, as written.
+    pub fn inline_comment(&self) -> Option<String> {
+        super::comments::inline(self).map(|t| t.text().to_string())
+    }
+}

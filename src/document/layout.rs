@@ -1,0 +1,328 @@
+//! Laying out new content: indentation taken from the neighbours, the
+//! canonical formatter for everything inside a line, and realignment of
+//! the `=` and comment groups the changed lines join — only when the
+//! group was aligned before the edit.
+
+use text_size::{TextRange, TextSize};
+
+use crate::lexer::tokenize;
+use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
+
+/// The indentation of the line on which `offset` lies: the spaces and
+/// tabs at the start of that line (all of them, even when `offset` is
+/// before their end).
+pub(crate) fn line_indent(root: &SyntaxNode, offset: TextSize) -> String {
+    let start = line_start(root, offset);
+    let mut out = String::new();
+    let mut token = root.token_at_offset(start).right_biased();
+    while let Some(t) = token {
+        if t.kind() != WHITESPACE {
+            break;
+        }
+        out.push_str(t.text());
+        token = t.next_token();
+    }
+    out
+}
+
+/// The start of the (structural) line on which `offset` lies: just after
+/// the previous newline token.
+pub(crate) fn line_start(root: &SyntaxNode, offset: TextSize) -> TextSize {
+    let mut token = root.token_at_offset(offset).left_biased();
+    // A token that starts at `offset` belongs to the line.
+    while let Some(t) = token {
+        if t.kind() == NEWLINE && t.text_range().end() <= offset {
+            return t.text_range().end();
+        }
+        token = t.prev_token();
+    }
+    TextSize::from(0)
+}
+
+/// The end of the line on which `offset` lies, after its newline (or the
+/// end of the text).
+pub(crate) fn line_end(root: &SyntaxNode, offset: TextSize) -> TextSize {
+    let mut token = root.token_at_offset(offset).right_biased();
+    while let Some(t) = token {
+        if t.kind() == NEWLINE && t.text_range().start() >= offset {
+            return t.text_range().end();
+        }
+        token = t.next_token();
+    }
+    root.text_range().end()
+}
+
+/// The tokens that start in `range`.
+fn tokens_in(root: &SyntaxNode, range: TextRange) -> impl Iterator<Item = SyntaxToken> + use<> {
+    let end = range.end();
+    let first = root.token_at_offset(range.start()).right_biased();
+    std::iter::successors(first, |t| t.next_token())
+        .take_while(move |t| t.text_range().start() < end)
+}
+
+/// True when the line `range` has a token that can join an alignment
+/// group (an `=` or a comment).
+fn has_cells(root: &SyntaxNode, range: TextRange) -> bool {
+    tokens_in(root, range).any(|t| matches!(t.kind(), EQ | COMMENT))
+}
+
+/// The lines around `range` that can be in an alignment group with it:
+/// extended up and down over lines with an `=` or a comment.
+fn window(root: &SyntaxNode, range: TextRange) -> TextRange {
+    let mut start = line_start(root, range.start());
+    while start > TextSize::from(0) {
+        let prev = line_start(root, start - TextSize::from(1));
+        if !has_cells(root, TextRange::new(prev, start)) {
+            break;
+        }
+        start = prev;
+    }
+    let text_end = root.text_range().end();
+    let mut end = if range.end() > range.start() {
+        line_end(root, range.end() - TextSize::from(1))
+    } else {
+        line_end(root, range.end())
+    };
+    while end < text_end {
+        let next = line_end(root, end);
+        if !has_cells(root, TextRange::new(end, next)) {
+            break;
+        }
+        end = next;
+    }
+    TextRange::new(start, end)
+}
+
+/// A window of text, prefixed with open brackets so that the formatter
+/// indents its first line as it is indented in the file.
+struct Window {
+    range: TextRange,
+    prefix_len: usize,
+    text: String,
+}
+
+impl Window {
+    fn new(root: &SyntaxNode, range: TextRange) -> Window {
+        let range = window(root, range);
+        let indent = line_indent(root, range.start());
+        let depth = if indent.bytes().all(|b| b == b' ') {
+            indent.len() / 2
+        } else {
+            0
+        };
+        let mut text = "{\n".repeat(depth);
+        let prefix_len = text.len();
+        for t in tokens_in(root, range) {
+            text.push_str(t.text());
+        }
+        Window {
+            range,
+            prefix_len,
+            text,
+        }
+    }
+
+    /// Converts a document range inside the window to window-text
+    /// coordinates.
+    fn local(&self, range: TextRange) -> TextRange {
+        let shift = TextSize::from(self.prefix_len as u32);
+        let start = range.start().max(self.range.start()).min(self.range.end());
+        let end = range.end().max(self.range.start()).min(self.range.end());
+        TextRange::new(
+            start - self.range.start() + shift,
+            end - self.range.start() + shift,
+        )
+    }
+
+    /// Converts a window-text range back to document coordinates.
+    fn global(&self, range: TextRange) -> TextRange {
+        let shift = TextSize::from(self.prefix_len as u32);
+        TextRange::new(
+            range.start() - shift + self.range.start(),
+            range.end() - shift + self.range.start(),
+        )
+    }
+
+    /// True when the window-text position starts a line.
+    fn at_line_start(&self, pos: usize) -> bool {
+        pos == self.prefix_len || self.text.as_bytes().get(pos.wrapping_sub(1)) == Some(&b'\n')
+    }
+
+    /// True when the token after `pos` is an `=` or a comment, so that the
+    /// space before it is an alignment space.
+    fn before_cell(&self, pos: usize) -> bool {
+        let rest = &self.text[pos..];
+        rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>")
+            || rest.starts_with('#')
+            || rest.starts_with("//")
+            || rest.starts_with("/*")
+    }
+}
+
+/// Where an edit changed the text: the range in the old text and the
+/// range of the new text, with what may be laid out.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Touched {
+    /// The replaced range, in the old text.
+    pub old: TextRange,
+    /// The new text's range, in the new text.
+    pub new: TextRange,
+}
+
+/// The whitespace changes that lay out the new content of `touched`
+/// (spacing inside its lines, never indentation) and realign the `=` and
+/// comment groups it joins, if they were aligned in `old_root`. Ranges
+/// are in the coordinates of `new_root`.
+pub(crate) fn relayout(
+    old_root: &SyntaxNode,
+    new_root: &SyntaxNode,
+    touched: Touched,
+) -> Vec<(TextRange, String)> {
+    let aligned = was_aligned(old_root, touched.old);
+    let window = Window::new(new_root, touched.new);
+    let inside = window.local(touched.new);
+    // Every line of the window is selected, so that the groups the
+    // change joins or leaves are realigned; only alignment spaces and the
+    // spacing inside the new text are kept.
+    let all = TextRange::new(
+        TextSize::from(window.prefix_len as u32),
+        TextSize::of(window.text.as_str()),
+    );
+    let edits = crate::format::format_range_edits(&window.text, all);
+    let mut out = Vec::new();
+    for edit in edits {
+        let start = usize::from(edit.range.start());
+        if start < window.prefix_len || window.at_line_start(start) {
+            continue;
+        }
+        let end = usize::from(edit.range.end());
+        let keep = if window.before_cell(end) {
+            aligned
+        } else {
+            inside.contains_range(edit.range)
+        };
+        if keep {
+            out.push((window.global(edit.range), edit.new_text));
+        }
+    }
+    out
+}
+
+/// True when the `=` and comment groups around `range` of the old text
+/// were laid out as the formatter would align them (ignoring the lines
+/// `range` replaces).
+fn was_aligned(root: &SyntaxNode, range: TextRange) -> bool {
+    let window = Window::new(root, range);
+    let replaced = window.local(range);
+    let all = TextRange::new(
+        TextSize::from(window.prefix_len as u32),
+        TextSize::of(window.text.as_str()),
+    );
+    let edits = crate::format::format_range_edits(&window.text, all);
+    // The lines the replaced range covers.
+    let covered = |pos: usize| -> bool {
+        if replaced.is_empty() {
+            return false;
+        }
+        let line_from = window.text[..pos].rfind('\n').map_or(0, |i| i + 1);
+        let line_to = window.text[pos..]
+            .find('\n')
+            .map_or(window.text.len(), |i| pos + i + 1);
+        let line = TextRange::new(
+            TextSize::from(line_from as u32),
+            TextSize::from(line_to as u32),
+        );
+        line.intersect(replaced).is_some_and(|r| !r.is_empty())
+    };
+    !edits.iter().any(|e| {
+        let end = usize::from(e.range.end());
+        let start = usize::from(e.range.start());
+        start >= window.prefix_len
+            && !window.at_line_start(start)
+            && window.before_cell(end)
+            && !covered(start)
+    })
+}
+
+/// Indents a snippet laid out at indentation zero for a place whose line
+/// is indented by `base`: every line after the first gets `base` plus
+/// `unit` per level of its canonical indentation (two spaces). Lines
+/// inside heredocs are left alone.
+pub(crate) fn reindent(snippet: &str, base: &str, unit: &str) -> String {
+    let lexed = tokenize(snippet);
+    let mut out = String::with_capacity(snippet.len() + base.len() * 4);
+    let mut pos = 0usize;
+    let mut after_newline = false;
+    for token in &lexed.tokens {
+        let len = token.len as usize;
+        let text = &snippet[pos..pos + len];
+        pos += len;
+        if after_newline && token.kind != NEWLINE {
+            after_newline = false;
+            let spaces = if token.kind == WHITESPACE {
+                text.len()
+            } else {
+                0
+            };
+            out.push_str(base);
+            for _ in 0..spaces / 2 {
+                out.push_str(unit);
+            }
+            if token.kind == WHITESPACE {
+                continue;
+            }
+        }
+        out.push_str(text);
+        if token.kind == NEWLINE {
+            after_newline = true;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(a: u32, b: u32) -> TextRange {
+        TextRange::new(a.into(), b.into())
+    }
+
+    #[test]
+    fn lines_and_indents() {
+        let root = crate::parse("a {\n    b = 1\n}\n").syntax();
+        assert_eq!(line_start(&root, 8.into()), 4.into());
+        assert_eq!(line_end(&root, 8.into()), 14.into());
+        assert_eq!(line_indent(&root, 8.into()), "    ");
+    }
+
+    #[test]
+    fn reindent_keeps_heredocs() {
+        let snippet = "x = {\n  a = <<EOT\n  keep\nEOT\n  b = [\n    1,\n  ]\n\n}";
+        assert_eq!(
+            reindent(snippet, "\t", "\t"),
+            "x = {\n\t\ta = <<EOT\n  keep\nEOT\n\t\tb = [\n\t\t\t1,\n\t\t]\n\n\t}"
+        );
+    }
+
+    #[test]
+    fn realigns_only_aligned_groups() {
+        // Aligned before: the new, longer line realigns its neighbours.
+        let old = crate::parse("a = 1\nb = 2\n").syntax();
+        let new = crate::parse("a = 1\nlonger = 3\nb = 2\n").syntax();
+        let touched = Touched {
+            old: r(6, 6),
+            new: r(6, 17),
+        };
+        let edits = relayout(&old, &new, touched);
+        assert_eq!(edits.len(), 2);
+        // Not aligned before: nothing else moves.
+        let old = crate::parse("a  = 1\nb = 2\n").syntax();
+        let new = crate::parse("a  = 1\nlonger = 3\nb = 2\n").syntax();
+        let touched = Touched {
+            old: r(7, 7),
+            new: r(7, 18),
+        };
+        assert!(relayout(&old, &new, touched).is_empty());
+    }
+}

@@ -1,0 +1,328 @@
+//! Editing HCL documents without disturbing anything else.
+//!
+//! A [`Document`] owns the syntax tree of a file. You find things in it
+//! by [`Address`] (`resource.aws_instance.web.ami`,
+//! `terraform.required_providers.aws.version`, `module.vpc.azs[0]`),
+//! read them, and change them. Every edit is local: the bytes outside the
+//! edited item stay as they were; new lines take their indentation from
+//! their neighbours and are laid out by the canonical formatter; an `=`
+//! or comment group the change joins is realigned only if it was aligned
+//! before. A file that was `hclwright fmt`-clean stays clean.
+//!
+//! # Reading
+//!
+//! ```
+//! use hclwright::{Document, Value};
+//!
+//! let doc = Document::parse(r#"
+//! terraform {
+//!   required_providers {
+//!     aws = {
+//!       source  = "hashicorp/aws"
+//!       version = "~> 4.0"
+//!     }
+//!   }
+//! }
+//! "#)?;
+//! let version = doc.get("terraform.required_providers.aws.version")?;
+//! assert_eq!(version.value(), Some(Value::from("~> 4.0")));
+//! assert_eq!(version.value_text().as_deref(), Some("\"~> 4.0\""));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Editing
+//!
+//! ```
+//! use hclwright::{Document, Value};
+//!
+//! let mut doc = Document::parse("provider \"aws\" {\n  region = \"eu-west-1\" # Ireland\n}\n")?;
+//! doc.set("provider.aws.region", "eu-central-1")?;
+//! doc.set("provider.aws.profile", Value::parse("var.profile")?)?;
+//! assert_eq!(
+//!     doc.to_string(),
+//!     "provider \"aws\" {\n  region  = \"eu-central-1\" # Ireland\n  profile = var.profile\n}\n"
+//! );
+//! // The changes against the parsed text, as an editor wants them:
+//! for edit in doc.text_edits() {
+//!     println!("{:?} -> {:?}", edit.range, edit.new_text);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Addresses with `*` designate every match (`resource.aws_instance.*.ami`);
+//! without one, an address that matches several blocks is an error
+//! ([`EditError::Ambiguous`]), distinct from [`EditError::NotFound`].
+
+mod address;
+mod comments;
+mod edit_block;
+mod edit_collection;
+mod edit_comments;
+mod edit_item;
+mod error;
+mod item;
+mod layout;
+mod refs;
+mod reparse;
+mod resolve;
+mod tracker;
+mod value;
+
+use std::fmt;
+
+use rowan::GreenNode;
+use text_size::{TextRange, TextSize};
+
+pub use address::{Address, Step};
+pub use edit_item::Placement;
+pub use error::{EditError, ParseError};
+pub use item::Item;
+pub use value::{NotFinite, Value};
+
+use crate::ast::{self, AstNode, BodyItem};
+use crate::diff::TextEdit;
+use crate::syntax_kind::SyntaxNode;
+use error::render_errors;
+use layout::Touched;
+use tracker::Tracker;
+
+/// A parsed, editable HCL file.
+///
+/// See the [module documentation](self) for a tour.
+#[derive(Clone)]
+pub struct Document {
+    green: GreenNode,
+    tracker: Tracker,
+}
+
+/// One replacement of the current text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Replacement {
+    pub range: TextRange,
+    pub text: String,
+}
+
+impl Replacement {
+    pub fn new(range: TextRange, text: impl Into<String>) -> Replacement {
+        Replacement {
+            range,
+            text: text.into(),
+        }
+    }
+}
+
+impl Document {
+    /// Parses `text`. A text with syntax errors is refused: the error
+    /// lists them.
+    ///
+    /// ```
+    /// let err = hclwright::Document::parse("a = \n").unwrap_err();
+    /// assert_eq!(err.errors()[0].line, 1);
+    /// ```
+    pub fn parse(text: &str) -> Result<Document, ParseError> {
+        let parse = crate::parse(text);
+        if !parse.errors().is_empty() {
+            return Err(ParseError {
+                errors: parse.errors().to_vec(),
+            });
+        }
+        Ok(Document {
+            green: parse.green().clone(),
+            tracker: Tracker::new(text.to_string()),
+        })
+    }
+
+    /// The root of the current tree.
+    pub fn syntax(&self) -> SyntaxNode {
+        SyntaxNode::new_root(self.green.clone())
+    }
+
+    /// The top-level body.
+    pub fn body(&self) -> ast::Body {
+        self.syntax()
+            .children()
+            .find_map(ast::Body::cast)
+            .expect("a parsed file always has a body")
+    }
+
+    /// The top-level attributes and blocks, in source order.
+    pub fn items(&self) -> impl Iterator<Item = BodyItem> + use<> {
+        self.body().items()
+    }
+
+    /// The top-level attributes, in source order.
+    pub fn attributes(&self) -> impl Iterator<Item = ast::Attribute> + use<> {
+        self.body().attributes()
+    }
+
+    /// The top-level blocks, in source order.
+    pub fn blocks(&self) -> impl Iterator<Item = ast::Block> + use<> {
+        self.body().blocks()
+    }
+
+    /// The text the document was parsed from.
+    pub fn original(&self) -> &str {
+        self.tracker.original()
+    }
+
+    /// True when the current text differs from the parsed one.
+    pub fn is_modified(&self) -> bool {
+        !self.tracker.text_edits().is_empty()
+    }
+
+    /// The item at `address`. Fails when nothing matches, when several
+    /// items match an address without `*`, or when the address is
+    /// malformed. With `*`, the first match.
+    ///
+    /// ```
+    /// let doc = hclwright::Document::parse("module \"vpc\" {\n  azs = [\"a\", \"b\"]\n}\n").unwrap();
+    /// assert_eq!(doc.get("module.vpc.azs[1]").unwrap().text(), "\"b\"");
+    /// assert!(doc.get("module.vpc.azs[2]").unwrap_err().is_not_found());
+    /// ```
+    pub fn get<A>(&self, address: A) -> Result<Item, EditError>
+    where
+        A: TryInto<Address, Error = EditError>,
+    {
+        let address = address.try_into()?;
+        let mut items = resolve::resolve(&self.body(), &address)?;
+        Ok(items.swap_remove(0))
+    }
+
+    /// Every item `address` matches, in source order (several when it
+    /// has a `*`, or when several blocks have the same type and labels).
+    pub fn get_all<A>(&self, address: A) -> Result<Vec<Item>, EditError>
+    where
+        A: TryInto<Address, Error = EditError>,
+    {
+        let address = address.try_into()?;
+        resolve::resolve_all(&self.body(), &address)
+    }
+
+    /// True when `address` matches at least one item.
+    pub fn contains<A>(&self, address: A) -> bool
+    where
+        A: TryInto<Address, Error = EditError>,
+    {
+        self.get_all(address).is_ok()
+    }
+
+    /// The changes against the parsed text: sorted, non-overlapping, each
+    /// as small as the change. Applying them to [`Document::original`]
+    /// gives [`Document::to_string`].
+    ///
+    /// ```
+    /// use hclwright::diff::apply_edits;
+    /// let mut doc = hclwright::Document::parse("v = \"~> 4.0\" # pin\n").unwrap();
+    /// doc.set("v", "~> 5.0").unwrap();
+    /// let edits = doc.text_edits();
+    /// assert_eq!(edits.len(), 1);
+    /// assert_eq!(edits[0].new_text, "5");
+    /// assert_eq!(apply_edits(doc.original(), &edits).unwrap(), doc.to_string());
+    /// ```
+    pub fn text_edits(&self) -> Vec<TextEdit> {
+        self.tracker.text_edits()
+    }
+
+    /// A unified diff from the parsed text to the current one (empty when
+    /// nothing changed), with the headers `--- old/PATH` and
+    /// `+++ new/PATH`.
+    pub fn unified_diff(&self, path: &str) -> String {
+        crate::diff::unified_diff(self.original(), &self.to_string(), path)
+    }
+
+    /// Applies replacements (in current coordinates, non-overlapping) to
+    /// the tree and the record, all or nothing.
+    pub(crate) fn apply(&mut self, mut reps: Vec<Replacement>) -> Result<(), EditError> {
+        reps.sort_by_key(|r| (r.range.start(), r.range.end()));
+        reps.dedup_by(|b, a| a.range == b.range && a.text == b.text);
+        if reps
+            .windows(2)
+            .any(|w| w[0].range.end() > w[1].range.start())
+        {
+            return Err(EditError::unsupported("overlapping changes"));
+        }
+        let mut root = self.syntax();
+        for r in reps.iter().rev() {
+            let green =
+                reparse::replace(&root, r.range, &r.text).map_err(|errors| EditError::Broken {
+                    reason: render_errors(&errors),
+                })?;
+            root = SyntaxNode::new_root(green);
+        }
+        for r in reps.iter().rev() {
+            self.tracker.replace(r.range, &r.text);
+        }
+        self.green = root.green().to_owned();
+        #[cfg(debug_assertions)]
+        self.check_consistency();
+        Ok(())
+    }
+
+    /// Applies replacements, then lays out the new content and realigns
+    /// the groups it joins (see [`layout::relayout`]). All or nothing.
+    pub(crate) fn edit(&mut self, mut reps: Vec<Replacement>) -> Result<(), EditError> {
+        reps.sort_by_key(|r| (r.range.start(), r.range.end()));
+        let old_root = self.syntax();
+        let mut touched = Vec::with_capacity(reps.len());
+        let mut delta: i64 = 0;
+        for r in &reps {
+            let start = i64::from(u32::from(r.range.start())) + delta;
+            let new = TextRange::at(TextSize::from(start as u32), TextSize::of(r.text.as_str()));
+            touched.push(Touched { old: r.range, new });
+            delta += r.text.len() as i64 - i64::from(u32::from(r.range.len()));
+        }
+        let saved = self.clone();
+        self.apply(reps)?;
+        let new_root = self.syntax();
+        let mut layout = Vec::new();
+        for t in touched {
+            for (range, text) in layout::relayout(&old_root, &new_root, t) {
+                layout.push(Replacement::new(range, text));
+            }
+        }
+        layout.sort_by_key(|r| (r.range.start(), r.range.end()));
+        layout.dedup_by(|b, a| a.range == b.range);
+        if let Err(e) = self.apply(layout) {
+            *self = saved;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// In debug builds: the tree is exactly what parsing the text gives.
+    #[cfg(debug_assertions)]
+    fn check_consistency(&self) {
+        let text = self.tracker.render();
+        let tree_text = self.syntax().to_string();
+        assert_eq!(text, tree_text, "tree and record disagree");
+        let fresh = crate::parse(&text);
+        assert!(fresh.errors().is_empty(), "edit produced errors: {text}");
+        assert!(
+            fresh.green() == &self.green,
+            "tree differs from a fresh parse:\n{}\n---\n{}",
+            crate::debug_tree(&self.syntax()),
+            fresh.debug_tree()
+        );
+    }
+}
+
+impl fmt::Display for Document {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.tracker.write_to(f)
+    }
+}
+
+impl fmt::Debug for Document {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Document")
+            .field("text", &self.to_string())
+            .finish()
+    }
+}
+
+impl std::str::FromStr for Document {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Document, ParseError> {
+        Document::parse(s)
+    }
+}

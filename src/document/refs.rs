@@ -1,0 +1,43 @@
+//! References and prefix renames on a document: a thin layer over
+//! [`crate::refs`].
+
+use super::error::EditError;
+use super::{Document, Replacement};
+use crate::refs::{Reference, Rename};
+
+impl Document {
+    /// The references (traversals from variables) in the document, in
+    /// source order; uses of `for`-bound variables are left out.
+    ///
+    /// ```
+    /// let doc = hclwright::Document::parse("a = var.x + local.y[0]\n").unwrap();
+    /// let refs: Vec<String> = doc.references().iter().map(|r| r.traversal.to_string()).collect();
+    /// assert_eq!(refs, ["var.x", "local.y[0]"]);
+    /// ```
+    pub fn references(&self) -> Vec<Reference> {
+        crate::refs::references(&self.syntax())
+    }
+
+    /// Renames every reference that starts with `from` so that it starts
+    /// with `to` (see [`Rename`]); returns how many references matched.
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse("a = var.region # where\nb = \"${var.region}-x\"\n").unwrap();
+    /// assert_eq!(doc.rename_prefix("var.region", "local.region").unwrap(), 2);
+    /// assert_eq!(doc.to_string(), "a = local.region # where\nb = \"${local.region}-x\"\n");
+    /// ```
+    pub fn rename_prefix(&mut self, from: &str, to: &str) -> Result<usize, EditError> {
+        let rename = Rename::parse(from, to).map_err(|e| EditError::InvalidAddress {
+            address: format!("{from} -> {to}"),
+            reason: e.to_string(),
+        })?;
+        let renamed = rename.apply(&self.syntax());
+        let reps = renamed
+            .edits
+            .into_iter()
+            .map(|e| Replacement::new(e.range, e.new_text))
+            .collect();
+        self.edit(reps)?;
+        Ok(renamed.matches)
+    }
+}

@@ -1,0 +1,303 @@
+//! Applying a text replacement to the immutable tree: the smallest unit
+//! around the change is parsed again and spliced in, so every untouched
+//! subtree is shared with the old tree.
+//!
+//! Units, from the smallest: a whitespace token (spaces only, no parse), a
+//! tuple or object (parsed as an expression: inside brackets newlines are
+//! insignificant, as in context), an attribute or block (parsed as a
+//! one-item file), a run of lines of a body (parsed as a file and spliced
+//! into the body), the whole file. A unit is accepted only when its new
+//! text parses without errors into exactly one node of the same kind (or,
+//! for a body, into whole lines); otherwise the next larger unit is tried.
+
+use rowan::{GreenNode, GreenToken, NodeOrToken};
+use text_size::TextRange;
+#[cfg(test)]
+use text_size::TextSize;
+
+use crate::syntax_error::SyntaxError;
+#[cfg(test)]
+use crate::syntax_kind::SyntaxKind;
+use crate::syntax_kind::{SyntaxElement, SyntaxKind::*, SyntaxNode};
+
+/// Replaces `range` of the tree's text by `text`; returns the new root.
+/// Fails with the syntax errors of the whole new text when it does not
+/// parse.
+pub(crate) fn replace(
+    root: &SyntaxNode,
+    range: TextRange,
+    text: &str,
+) -> Result<GreenNode, Vec<SyntaxError>> {
+    if let Some(green) = whitespace_only(root, range, text) {
+        return Ok(green);
+    }
+    let mut node = match root.covering_element(range) {
+        NodeOrToken::Node(n) => n,
+        NodeOrToken::Token(t) => t.parent().unwrap_or_else(|| root.clone()),
+    };
+    loop {
+        let done = match node.kind() {
+            ATTRIBUTE | BLOCK => reparse_item(&node, range, text),
+            TUPLE | OBJECT => reparse_collection(&node, range, text),
+            BODY => splice_body(&node, range, text),
+            _ => None,
+        };
+        if let Some(green) = done {
+            return Ok(green);
+        }
+        match node.parent() {
+            Some(parent) => node = parent,
+            None => return reparse_root(&node, range, text),
+        }
+    }
+}
+
+/// The text of `node` with `range` (in tree coordinates) replaced.
+fn spliced(node: &SyntaxNode, range: TextRange, text: &str) -> String {
+    let old = node.to_string();
+    let start = usize::from(range.start() - node.text_range().start());
+    let end = usize::from(range.end() - node.text_range().start());
+    let mut out = String::with_capacity(old.len() + text.len());
+    out.push_str(&old[..start]);
+    out.push_str(text);
+    out.push_str(&old[end..]);
+    out
+}
+
+/// Spaces and tabs inside a line: the whitespace token is rewritten,
+/// removed, or inserted where the parser would have put it.
+fn whitespace_only(root: &SyntaxNode, range: TextRange, text: &str) -> Option<GreenNode> {
+    if !text.bytes().all(|b| b == b' ' || b == b'\t') {
+        return None;
+    }
+    let at = root.token_at_offset(range.start());
+    let (left, right) = match at {
+        rowan::TokenAtOffset::None => return None,
+        rowan::TokenAtOffset::Single(t) => (None, Some(t)),
+        rowan::TokenAtOffset::Between(l, r) => (Some(l), Some(r)),
+    };
+    for t in [&left, &right].into_iter().flatten() {
+        if t.kind() == WHITESPACE && t.text_range().contains_range(range) {
+            let start = usize::from(range.start() - t.text_range().start());
+            let end = usize::from(range.end() - t.text_range().start());
+            let new = format!("{}{}{}", &t.text()[..start], text, &t.text()[end..]);
+            let parent = t.parent()?;
+            if new.is_empty() {
+                return Some(parent.replace_with(parent.green().remove_child(t.index())));
+            }
+            return Some(t.replace_with(GreenToken::new(WHITESPACE.into(), &new)));
+        }
+    }
+    // An insertion between two tokens of a line.
+    let (left, right) = (left?, right?);
+    if !range.is_empty() || text.is_empty() || matches!(left.kind(), NEWLINE | COMMENT | BOM) {
+        return None;
+    }
+    if right.kind() == NEWLINE {
+        return None;
+    }
+    let mut element: SyntaxElement = NodeOrToken::Token(right);
+    while let Some(parent) = element.parent() {
+        if parent.text_range().start() != range.start() {
+            let green = parent.green().insert_child(
+                element.index(),
+                NodeOrToken::Token(GreenToken::new(WHITESPACE.into(), text)),
+            );
+            return Some(parent.replace_with(green));
+        }
+        element = NodeOrToken::Node(parent);
+    }
+    None
+}
+
+/// An attribute or block, parsed as a file of one item.
+fn reparse_item(node: &SyntaxNode, range: TextRange, text: &str) -> Option<GreenNode> {
+    let new_text = spliced(node, range, text);
+    let parse = crate::parse(&new_text);
+    if !parse.errors().is_empty() {
+        return None;
+    }
+    let body = only_child(&parse.syntax())?.into_node()?;
+    let item = only_child(&body)?.into_node()?;
+    (item.kind() == node.kind()).then(|| node.replace_with(item.green().to_owned()))
+}
+
+/// A tuple or object, parsed as an expression.
+fn reparse_collection(node: &SyntaxNode, range: TextRange, text: &str) -> Option<GreenNode> {
+    let new_text = spliced(node, range, text);
+    let parse = crate::parse_expr(&new_text);
+    if !parse.errors().is_empty() {
+        return None;
+    }
+    let expr = only_child(&parse.syntax())?.into_node()?;
+    (expr.kind() == node.kind()).then(|| node.replace_with(expr.green().to_owned()))
+}
+
+/// The only child element of `node`, if it has exactly one.
+fn only_child(node: &SyntaxNode) -> Option<SyntaxElement> {
+    let mut children = node.children_with_tokens();
+    let first = children.next()?;
+    children.next().is_none().then_some(first)
+}
+
+/// True when the element's text ends a line.
+fn ends_line(element: &SyntaxElement) -> bool {
+    match element {
+        NodeOrToken::Token(t) => t.kind() == NEWLINE,
+        NodeOrToken::Node(n) => n.last_token().is_some_and(|t| t.kind() == NEWLINE),
+    }
+}
+
+/// Whole lines of a multi-line body, with one neighbouring element on
+/// each side (comment lines belong to the item right below them), parsed
+/// as a file and spliced into the body.
+fn splice_body(body: &SyntaxNode, range: TextRange, text: &str) -> Option<GreenNode> {
+    let starts_line = match body.prev_sibling_or_token() {
+        None => true,
+        Some(e) => e.kind() == NEWLINE || e.kind() == BOM,
+    };
+    if !starts_line {
+        return None;
+    }
+    let children: Vec<SyntaxElement> = body.children_with_tokens().collect();
+    let mut i = children
+        .iter()
+        .position(|c| c.text_range().end() > range.start())
+        .unwrap_or(children.len());
+    let mut j = if range.is_empty() {
+        i
+    } else {
+        children
+            .iter()
+            .rposition(|c| c.text_range().start() < range.end())
+            .map_or(i, |k| k + 1)
+    };
+    i = i.saturating_sub(1);
+    j = (j + 1).min(children.len());
+    while i > 0 && !ends_line(&children[i - 1]) {
+        i -= 1;
+    }
+    while j < children.len() && j > 0 && !ends_line(&children[j - 1]) {
+        j += 1;
+    }
+    let span_start = children
+        .get(i)
+        .map_or(body.text_range().end(), |c| c.text_range().start());
+    let span_end = if j > i {
+        children[j - 1].text_range().end()
+    } else {
+        span_start
+    };
+    if range.start() < span_start || range.end() > span_end {
+        return None;
+    }
+    let old: String = children[i..j].iter().map(|c| c.to_string()).collect();
+    let start = usize::from(range.start() - span_start);
+    let end = usize::from(range.end() - span_start);
+    let new_text = format!("{}{}{}", &old[..start], text, &old[end..]);
+    let parse = crate::parse(&new_text);
+    if !parse.errors().is_empty() {
+        return None;
+    }
+    let new_body = only_child(&parse.syntax())?.into_node()?;
+    if new_body.kind() != BODY {
+        return None;
+    }
+    let replacement: Vec<_> = new_body
+        .green()
+        .children()
+        .map(|c| match c {
+            NodeOrToken::Node(n) => NodeOrToken::Node(n.to_owned()),
+            NodeOrToken::Token(t) => NodeOrToken::Token(t.to_owned()),
+        })
+        .collect();
+    Some(body.replace_with(body.green().splice_children(i..j, replacement)))
+}
+
+/// The whole file.
+fn reparse_root(
+    root: &SyntaxNode,
+    range: TextRange,
+    text: &str,
+) -> Result<GreenNode, Vec<SyntaxError>> {
+    let new_text = spliced(root, range, text);
+    let parse = crate::parse(&new_text);
+    if parse.errors().is_empty() {
+        Ok(parse.green().clone())
+    } else {
+        Err(parse.errors().to_vec())
+    }
+}
+
+/// Kind of the token at `offset`, for tests.
+#[cfg(test)]
+fn kind_at(root: &SyntaxNode, offset: u32) -> Option<SyntaxKind> {
+    root.token_at_offset(TextSize::from(offset))
+        .right_biased()
+        .map(|t| t.kind())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, from: u32, to: u32, new: &str) -> String {
+        let root = crate::parse(text).syntax();
+        let range = TextRange::new(TextSize::from(from), TextSize::from(to));
+        let green = replace(&root, range, new).unwrap();
+        let out = SyntaxNode::new_root(green.clone()).to_string();
+        let expected = crate::parse(&out);
+        assert_eq!(
+            &green,
+            expected.green(),
+            "tree differs from a fresh parse of {out:?}"
+        );
+        out
+    }
+
+    #[test]
+    fn whitespace_tokens() {
+        assert_eq!(check("a  = 1\n", 1, 3, " "), "a = 1\n");
+        assert_eq!(check("a = 1\n", 1, 2, ""), "a= 1\n");
+        assert_eq!(check("a=1\n", 1, 1, " "), "a =1\n");
+        assert_eq!(check("a =1\n", 3, 3, " "), "a = 1\n");
+        assert_eq!(check("x = [1,2]\n", 7, 7, " "), "x = [1, 2]\n");
+        assert_eq!(check("a = 1# c\n", 5, 5, " "), "a = 1 # c\n");
+    }
+
+    #[test]
+    fn items_and_collections() {
+        assert_eq!(
+            check("a = 1\nb = 2\n", 4, 5, "[1, 2]"),
+            "a = [1, 2]\nb = 2\n"
+        );
+        assert_eq!(
+            check("x = { a = 1 }\n", 10, 11, "{ b = 2 }"),
+            "x = { a = { b = 2 } }\n"
+        );
+        assert_eq!(check("b {\n  c = 1\n}\n", 0, 1, "bb"), "bb {\n  c = 1\n}\n");
+    }
+
+    #[test]
+    fn body_lines() {
+        assert_eq!(
+            check("a = 1\nb = 2\n", 6, 6, "x = 0\n"),
+            "a = 1\nx = 0\nb = 2\n"
+        );
+        assert_eq!(check("a = 1\nb = 2\n", 0, 6, ""), "b = 2\n");
+        assert_eq!(check("a = 1", 5, 5, "\nb = 2\n"), "a = 1\nb = 2\n");
+        // A comment line inserted above an item belongs to it.
+        assert_eq!(
+            check("a = 1\n\nb = 2\n", 7, 7, "x = 0\n# for b\n"),
+            "a = 1\n\nx = 0\n# for b\nb = 2\n"
+        );
+        assert_eq!(kind_at(&crate::parse("a = 1\n").syntax(), 0), Some(IDENT));
+    }
+
+    #[test]
+    fn invalid_text_is_refused() {
+        let root = crate::parse("a = 1\n").syntax();
+        let range = TextRange::new(TextSize::from(4), TextSize::from(5));
+        assert!(replace(&root, range, "[1,").is_err());
+    }
+}

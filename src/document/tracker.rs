@@ -1,0 +1,260 @@
+//! The record of what the edits replaced: the current text as a sequence
+//! of pieces of the original text and inserted strings.
+//!
+//! Every edit is a replacement in the coordinates of the current text;
+//! the tracker keeps the pieces so that the changes against the original
+//! text ([`Tracker::text_edits`]) and the current text ([`Tracker::render`])
+//! come without diffing.
+
+use std::sync::Arc;
+
+use text_size::{TextRange, TextSize};
+
+use crate::diff::TextEdit;
+
+/// A piece of the current text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    /// A byte range of the original text.
+    Original(usize, usize),
+    /// Text inserted by an edit.
+    Inserted(String),
+}
+
+impl Piece {
+    fn len(&self) -> usize {
+        match self {
+            Piece::Original(a, b) => b - a,
+            Piece::Inserted(s) => s.len(),
+        }
+    }
+}
+
+/// The original text and the pieces of the current one.
+#[derive(Clone, Debug)]
+pub(crate) struct Tracker {
+    original: Arc<str>,
+    pieces: Vec<Piece>,
+    len: usize,
+}
+
+impl Tracker {
+    /// A tracker with no edits yet.
+    pub fn new(original: String) -> Tracker {
+        let len = original.len();
+        let pieces = if len == 0 {
+            Vec::new()
+        } else {
+            vec![Piece::Original(0, len)]
+        };
+        Tracker {
+            original: original.into(),
+            pieces,
+            len,
+        }
+    }
+
+    /// The text the document was parsed from.
+    pub fn original(&self) -> &str {
+        &self.original
+    }
+
+    /// Replaces `range` of the current text by `text`.
+    pub fn replace(&mut self, range: TextRange, text: &str) {
+        let start = usize::from(range.start());
+        let end = usize::from(range.end());
+        let mut out = Vec::with_capacity(self.pieces.len() + 2);
+        let mut pos = 0usize;
+        let mut inserted = false;
+        for piece in self.pieces.drain(..) {
+            let len = piece.len();
+            let (p_start, p_end) = (pos, pos + len);
+            pos = p_end;
+            // The part of the piece before the replaced range.
+            if p_start < start {
+                let keep = start.min(p_end) - p_start;
+                out.push(sub(&piece, 0, keep));
+            }
+            if !inserted && p_end >= start && start >= p_start && (p_end > start || end == start) {
+                if !text.is_empty() {
+                    out.push(Piece::Inserted(text.to_string()));
+                }
+                inserted = true;
+            }
+            // The part after the replaced range.
+            if p_end > end {
+                let from = end.max(p_start) - p_start;
+                out.push(sub(&piece, from, len));
+            }
+        }
+        if !inserted && !text.is_empty() {
+            out.push(Piece::Inserted(text.to_string()));
+        }
+        self.pieces = merge(out);
+        self.len = self.len - (end - start) + text.len();
+    }
+
+    /// The current text.
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(self.len);
+        for piece in &self.pieces {
+            match piece {
+                Piece::Original(a, b) => out.push_str(&self.original[*a..*b]),
+                Piece::Inserted(s) => out.push_str(s),
+            }
+        }
+        out
+    }
+
+    /// Writes the current text to `f`.
+    pub fn write_to(&self, f: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        for piece in &self.pieces {
+            match piece {
+                Piece::Original(a, b) => f.write_str(&self.original[*a..*b])?,
+                Piece::Inserted(s) => f.write_str(s)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The changes against the original text: sorted, non-overlapping,
+    /// each trimmed to the characters that differ.
+    pub fn text_edits(&self) -> Vec<TextEdit> {
+        let mut edits = Vec::new();
+        let mut orig_pos = 0usize;
+        let mut pending = String::new();
+        let flush = |from: usize, to: usize, new: &mut String, edits: &mut Vec<TextEdit>| {
+            if (from != to || !new.is_empty())
+                && let Some(edit) = minimal(&self.original, from, to, new)
+            {
+                edits.push(edit);
+            }
+            new.clear();
+        };
+        for piece in &self.pieces {
+            match piece {
+                Piece::Inserted(s) => pending.push_str(s),
+                Piece::Original(a, b) => {
+                    flush(orig_pos, *a, &mut pending, &mut edits);
+                    orig_pos = *b;
+                }
+            }
+        }
+        flush(orig_pos, self.original.len(), &mut pending, &mut edits);
+        edits
+    }
+}
+
+/// The part `from..to` (relative) of a piece.
+fn sub(piece: &Piece, from: usize, to: usize) -> Piece {
+    match piece {
+        Piece::Original(a, _) => Piece::Original(a + from, a + to),
+        Piece::Inserted(s) => Piece::Inserted(s[from..to].to_string()),
+    }
+}
+
+/// Joins adjacent pieces that continue each other and drops empty ones.
+fn merge(pieces: Vec<Piece>) -> Vec<Piece> {
+    let mut out: Vec<Piece> = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        if piece.len() == 0 {
+            continue;
+        }
+        match (out.last_mut(), &piece) {
+            (Some(Piece::Original(_, b)), Piece::Original(c, d)) if *b == *c => *b = *d,
+            (Some(Piece::Inserted(s)), Piece::Inserted(t)) => s.push_str(t),
+            _ => out.push(piece),
+        }
+    }
+    out
+}
+
+/// The edit replacing `original[from..to]` by `new`, without the common
+/// prefix and suffix; `None` when they are equal.
+fn minimal(original: &str, from: usize, to: usize, new: &str) -> Option<TextEdit> {
+    let old = &original[from..to];
+    if old == new {
+        return None;
+    }
+    let mut prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let (old_rest, new_rest) = (&old[prefix..], &new[prefix..]);
+    let mut suffix = old_rest
+        .bytes()
+        .rev()
+        .zip(new_rest.bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old_rest.is_char_boundary(old_rest.len() - suffix)
+        || !new_rest.is_char_boundary(new_rest.len() - suffix)
+    {
+        suffix -= 1;
+    }
+    let start = from + prefix;
+    let end = to - suffix;
+    let range = TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32));
+    Some(TextEdit::replace(
+        range,
+        &new_rest[..new_rest.len() - suffix],
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::apply_edits;
+
+    fn r(a: u32, b: u32) -> TextRange {
+        TextRange::new(a.into(), b.into())
+    }
+
+    #[test]
+    fn replacements_compose() {
+        let mut t = Tracker::new("a = 1\nb = 2\n".to_string());
+        t.replace(r(4, 5), "10");
+        assert_eq!(t.render(), "a = 10\nb = 2\n");
+        t.replace(r(0, 0), "# top\n");
+        assert_eq!(t.render(), "# top\na = 10\nb = 2\n");
+        t.replace(r(13, 19), "");
+        assert_eq!(t.render(), "# top\na = 10\n");
+        t.replace(r(13, 13), "c = 3\n");
+        assert_eq!(t.render(), "# top\na = 10\nc = 3\n");
+        let edits = t.text_edits();
+        assert_eq!(apply_edits(t.original(), &edits).unwrap(), t.render());
+        assert_eq!(t.len, t.render().len());
+    }
+
+    #[test]
+    fn edits_are_trimmed_to_the_difference() {
+        let mut t = Tracker::new("v = \"~> 4.0\"\n".to_string());
+        t.replace(r(4, 12), "\"~> 5.0\"");
+        let edits = t.text_edits();
+        assert_eq!(edits, [TextEdit::replace(r(8, 9), "5")]);
+        // Putting the original back leaves no edit.
+        t.replace(r(4, 12), "\"~> 4.0\"");
+        assert!(t.text_edits().is_empty());
+    }
+
+    #[test]
+    fn trimming_respects_char_boundaries() {
+        let mut t = Tracker::new("é".to_string());
+        t.replace(r(0, 2), "è");
+        let edits = t.text_edits();
+        assert_eq!(apply_edits("é", &edits).unwrap(), "è");
+        assert_eq!(edits[0].range, r(0, 2));
+    }
+
+    #[test]
+    fn empty_original() {
+        let mut t = Tracker::new(String::new());
+        t.replace(r(0, 0), "a = 1\n");
+        assert_eq!(t.render(), "a = 1\n");
+        assert_eq!(t.text_edits(), [TextEdit::insert(0.into(), "a = 1\n")]);
+    }
+}
