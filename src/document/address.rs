@@ -97,31 +97,40 @@ impl std::str::FromStr for Address {
     }
 }
 
-impl TryFrom<&str> for Address {
-    type Error = EditError;
-    fn try_from(s: &str) -> Result<Address, EditError> {
-        Address::parse(s)
+/// Anything that names an address: a string in the address syntax, or
+/// an [`Address`].
+pub trait IntoAddress {
+    /// The address, or why the text is not one.
+    fn into_address(self) -> Result<Address, EditError>;
+}
+
+impl IntoAddress for &str {
+    fn into_address(self) -> Result<Address, EditError> {
+        Address::parse(self)
     }
 }
 
-impl TryFrom<&String> for Address {
-    type Error = EditError;
-    fn try_from(s: &String) -> Result<Address, EditError> {
-        Address::parse(s)
+impl IntoAddress for &String {
+    fn into_address(self) -> Result<Address, EditError> {
+        Address::parse(self)
     }
 }
 
-impl TryFrom<String> for Address {
-    type Error = EditError;
-    fn try_from(s: String) -> Result<Address, EditError> {
-        Address::parse(&s)
+impl IntoAddress for String {
+    fn into_address(self) -> Result<Address, EditError> {
+        Address::parse(&self)
     }
 }
 
-impl TryFrom<&Address> for Address {
-    type Error = EditError;
-    fn try_from(a: &Address) -> Result<Address, EditError> {
-        Ok(a.clone())
+impl IntoAddress for Address {
+    fn into_address(self) -> Result<Address, EditError> {
+        Ok(self)
+    }
+}
+
+impl IntoAddress for &Address {
+    fn into_address(self) -> Result<Address, EditError> {
+        Ok(self.clone())
     }
 }
 

@@ -4,6 +4,7 @@
 use rowan::NodeOrToken;
 use text_size::{TextRange, TextSize};
 
+use super::address::{Address, IntoAddress};
 use super::comments::ends_line;
 use super::edit_item::Placement;
 use super::error::{EditError, render_errors};
@@ -90,6 +91,11 @@ pub(crate) fn insert_into_body(
         (None, Some(block)) => line_indent(&root, core_start(block.syntax())) + &unit,
         (None, None) => String::new(),
     };
+    if let Some(block) = target.block.as_ref().filter(|b| b.is_single_line())
+        && let Some(item) = items.first()
+    {
+        return expand_single_line(&root, block, item, text, &unit, is_block, placement);
+    }
     let laid = format!("{indent}{}", reindent(text, &indent, &unit));
     // Where: an item to insert before or after.
     let anchor: Option<(BodyItem, bool)> = match placement {
@@ -122,6 +128,40 @@ pub(crate) fn insert_into_body(
     }
 }
 
+/// Inserts into a one-line block (`a { b = 1 }`): the block is rewritten
+/// over several lines, its item first or second as `placement` says.
+fn expand_single_line(
+    root: &SyntaxNode,
+    block: &ast::Block,
+    item: &BodyItem,
+    text: &str,
+    unit: &str,
+    is_block: bool,
+    placement: &Placement,
+) -> Result<Replacement, EditError> {
+    let (Some(open), Some(close)) = (block.open_brace(), block.close_brace()) else {
+        return Err(EditError::unsupported("the block has no braces"));
+    };
+    let outer = line_indent(root, core_start(block.syntax()));
+    let indent = format!("{outer}{unit}");
+    let existing = super::Item::from_body_item(item).text();
+    let new = format!("{indent}{}", reindent(text, &indent, unit));
+    let old = format!("{indent}{existing}");
+    let sep = if is_block { "\n\n" } else { "\n" };
+    let first_new = match placement {
+        Placement::First => true,
+        Placement::Before(name) => item.name().as_deref() == Some(name.as_str()),
+        _ => false,
+    };
+    let body = if first_new {
+        format!("{new}{sep}{old}")
+    } else {
+        format!("{old}{sep}{new}")
+    };
+    let inner = TextRange::new(open.text_range().end(), close.text_range().start());
+    Ok(Replacement::new(inner, format!("\n{body}\n{outer}")))
+}
+
 /// True when the element is a blank line of a body.
 fn is_blank_line(e: &SyntaxElement) -> bool {
     e.kind() == NEWLINE && e.prev_sibling_or_token().is_none_or(|p| ends_line(&p))
@@ -135,8 +175,16 @@ fn insert_next_to(item: &BodyItem, after: bool, laid: &str, is_block: bool) -> R
     let sibling_is_block = matches!(item, BodyItem::Block(_));
     let blank = is_block || sibling_is_block;
     if after {
-        let end = node.text_range().end();
         let has_newline = node.last_token().is_some_and(|t| t.kind() == NEWLINE);
+        let end = if has_newline {
+            node.text_range().end()
+        } else {
+            // Before the spaces that end the text, so that no line ends
+            // with spaces.
+            std::iter::successors(node.last_token(), |t| t.prev_token())
+                .find(|t| t.kind() != WHITESPACE)
+                .map_or(node.text_range().end(), |t| t.text_range().end())
+        };
         let next = node.next_sibling_or_token();
         let blank_follows = next.as_ref().is_some_and(is_blank_line);
         let more_items = std::iter::successors(next, |e| e.next_sibling_or_token())
@@ -321,7 +369,7 @@ impl Document {
         if parent.is_empty() {
             return Ok(vec![Container::Root]);
         }
-        let items = self.resolve(parent)?;
+        let items = self.resolve(&Address::parse(parent)?)?;
         items
             .iter()
             .map(|item| match item {
@@ -343,9 +391,14 @@ impl Document {
     /// doc.set_labels("resource.a.b", &["a", "c"]).unwrap();
     /// assert_eq!(doc.to_string(), "resource \"a\" /* keep */ \"c\" {\n}\n");
     /// ```
-    pub fn set_labels(&mut self, address: &str, labels: &[&str]) -> Result<(), EditError> {
+    pub fn set_labels(
+        &mut self,
+        address: impl IntoAddress,
+        labels: &[&str],
+    ) -> Result<(), EditError> {
+        let address: Address = address.into_address()?;
         let mut reps = Vec::new();
-        for item in self.resolve(address)? {
+        for item in self.resolve(&address)? {
             let Item::Block(block) = item else {
                 return Err(EditError::unsupported(format!(
                     "`{address}` is {} {}, not a block",
@@ -406,6 +459,16 @@ fn label_replacements(block: &ast::Block, labels: &[&str]) -> Result<Vec<Replace
 /// The range to delete to remove a body item (an attribute or block with
 /// its comment lines), without leaving a doubled blank line.
 pub(crate) fn body_item_removal(node: &SyntaxNode) -> TextRange {
+    let block = node
+        .parent()
+        .and_then(|body| body.parent())
+        .and_then(ast::Block::cast)
+        .filter(|b| b.is_single_line());
+    if let Some(block) = block
+        && let (Some(open), Some(close)) = (block.open_brace(), block.close_brace())
+    {
+        return TextRange::new(open.text_range().end(), close.text_range().start());
+    }
     let mut start = node.text_range().start();
     let mut end = node.text_range().end();
     let prev = node.prev_sibling_or_token();

@@ -5,6 +5,7 @@
 use rowan::NodeOrToken;
 use text_size::{TextRange, TextSize};
 
+use super::address::{Address, IntoAddress};
 use super::comments;
 use super::edit_block::core_start;
 use super::edit_item::unit_near;
@@ -94,6 +95,7 @@ pub(crate) fn add_object_item(
         }
         Some(last) => {
             let end = last.syntax().text_range().end();
+            let text = &reindent(text, &outer, &unit_near(root, node));
             let text = if last.comma().is_some() {
                 format!(" {text},")
             } else {
@@ -121,7 +123,7 @@ pub(crate) fn add_object_item(
 }
 
 /// The range to delete to remove an object item.
-pub(crate) fn object_item_removal(item: &ast::ObjectItem) -> TextRange {
+pub(crate) fn object_item_removal(item: &ast::ObjectItem) -> Vec<TextRange> {
     let node = item.syntax();
     let root = node.ancestors().last().unwrap_or_else(|| node.clone());
     let wrapped = Item::ObjectItem(item.clone());
@@ -130,7 +132,10 @@ pub(crate) fn object_item_removal(item: &ast::ObjectItem) -> TextRange {
     if owns_newline
         && (starts_line(&element) || node.first_token().is_some_and(|t| t.kind() == WHITESPACE))
     {
-        return TextRange::new(lines_start(&root, &wrapped), node.text_range().end());
+        return vec![TextRange::new(
+            lines_start(&root, &wrapped),
+            node.text_range().end(),
+        )];
     }
     single_line_removal(node, item.comma().is_some())
 }
@@ -138,7 +143,7 @@ pub(crate) fn object_item_removal(item: &ast::ObjectItem) -> TextRange {
 /// Removal of an element or item of a one-line collection (or one that
 /// shares its line with others): the element, its comma and the space
 /// after it; for the last one, the comma before it.
-fn single_line_removal(node: &SyntaxNode, has_comma_in_node: bool) -> TextRange {
+fn single_line_removal(node: &SyntaxNode, has_comma_in_node: bool) -> Vec<TextRange> {
     let element = NodeOrToken::Node(node.clone());
     let range = node.text_range();
     let next = next_non_space(&element);
@@ -158,9 +163,15 @@ fn single_line_removal(node: &SyntaxNode, has_comma_in_node: bool) -> TextRange 
         if let Some(ws) = after_comma.filter(|w| w.kind() == WHITESPACE) {
             end = ws.text_range().end();
         }
-        return TextRange::new(range.start(), end);
+        return vec![TextRange::new(range.start(), end)];
     }
-    let prev = prev_non_space(&element);
+    let mut prev = prev_non_space(&element);
+    while prev
+        .as_ref()
+        .is_some_and(|p| matches!(p.kind(), NEWLINE | COMMENT))
+    {
+        prev = prev.and_then(|p| prev_non_space(&p));
+    }
     let prev_comma = match &prev {
         Some(NodeOrToken::Token(t)) if t.kind() == COMMA => Some(t.text_range()),
         Some(NodeOrToken::Node(n)) if n.kind() == OBJECT_ITEM => n
@@ -171,7 +182,14 @@ fn single_line_removal(node: &SyntaxNode, has_comma_in_node: bool) -> TextRange 
         _ => None,
     };
     if let Some(comma) = prev_comma {
-        return TextRange::new(comma.start(), range.end());
+        if starts_line(&element) {
+            // The closing bracket stays where the element was.
+            return vec![comma, range];
+        }
+        return vec![TextRange::new(comma.start(), range.end())];
+    }
+    if starts_line(&element) {
+        return vec![range];
     }
     // The only element: also the spaces inside the brackets.
     let start = element
@@ -182,11 +200,11 @@ fn single_line_removal(node: &SyntaxNode, has_comma_in_node: bool) -> TextRange 
         .next_sibling_or_token()
         .filter(|w| w.kind() == WHITESPACE)
         .map_or(range.end(), |w| w.text_range().end());
-    TextRange::new(start, end)
+    vec![TextRange::new(start, end)]
 }
 
 /// The range to delete to remove the `index`-th element of a tuple.
-pub(crate) fn element_removal(tuple: &ast::Tuple, index: usize) -> TextRange {
+pub(crate) fn element_removal(tuple: &ast::Tuple, index: usize) -> Vec<TextRange> {
     let expr = tuple.elements().nth(index).expect("resolved element");
     let node = expr.syntax().clone();
     let root = node.ancestors().last().unwrap_or_else(|| node.clone());
@@ -206,7 +224,10 @@ pub(crate) fn element_removal(tuple: &ast::Tuple, index: usize) -> TextRange {
             e = e.and_then(|x| next_non_space(&x));
         }
         if let Some(NodeOrToken::Token(newline)) = e.filter(|x| x.kind() == NEWLINE) {
-            return TextRange::new(lines_start(&root, &item), newline.text_range().end());
+            return vec![TextRange::new(
+                lines_start(&root, &item),
+                newline.text_range().end(),
+            )];
         }
     }
     single_line_removal(&node, false)
@@ -276,17 +297,19 @@ pub(crate) fn insert_element(
             )]);
         }
         if trailing {
-            Ok(vec![Replacement::new(
+            return Ok(vec![Replacement::new(
                 TextRange::empty(at),
                 format!("{laid},\n"),
-            )])
-        } else {
-            Ok(vec![
-                Replacement::new(TextRange::empty(last.syntax().text_range().end()), ","),
-                Replacement::new(TextRange::empty(at), format!("{laid}\n")),
-            ])
+            )]);
         }
-    } else if elements.is_empty() {
+        return Ok(vec![
+            Replacement::new(TextRange::empty(last.syntax().text_range().end()), ","),
+            Replacement::new(TextRange::empty(at), format!("{laid}\n")),
+        ]);
+    }
+    let indent = line_indent(root, open.text_range().start());
+    let source = &reindent(source, &indent, &unit_near(root, node));
+    if elements.is_empty() {
         let inner = TextRange::new(open.text_range().end(), close.text_range().start());
         Ok(vec![Replacement::new(inner, source)])
     } else if index < elements.len() {
@@ -324,29 +347,48 @@ impl Document {
     /// ```
     pub fn insert_element(
         &mut self,
-        address: &str,
+        address: impl IntoAddress,
         index: usize,
         value: impl Into<Value>,
     ) -> Result<(), EditError> {
-        self.insert_elements(address, Some(index), value.into())
+        let address: Address = address.into_address()?;
+        self.insert_elements(address.into_address()?, Some(index), value.into())
     }
 
     /// Appends `value` to the tuple at `address`.
     pub fn push_element(
         &mut self,
-        address: &str,
+        address: impl IntoAddress,
         value: impl Into<Value>,
     ) -> Result<(), EditError> {
-        self.insert_elements(address, None, value.into())
+        let address: Address = address.into_address()?;
+        self.insert_elements(address.into_address()?, None, value.into())
     }
 
     fn insert_elements(
         &mut self,
-        address: &str,
+        address: Address,
         index: Option<usize>,
         value: Value,
     ) -> Result<(), EditError> {
-        let source = value.to_source();
+        let result = self.insert_source(&address, index, &value.to_source());
+        match (result, &value) {
+            // A heredoc must end its line: written quoted where a comma
+            // or a bracket follows it.
+            (Err(EditError::Broken { .. }), Value::Heredoc(s)) => {
+                let quoted = Value::String(s.clone()).to_source();
+                self.insert_source(&address, index, &quoted)
+            }
+            (other, _) => other,
+        }
+    }
+
+    fn insert_source(
+        &mut self,
+        address: &Address,
+        index: Option<usize>,
+        source: &str,
+    ) -> Result<(), EditError> {
         let root = self.syntax();
         let mut reps = Vec::new();
         for item in self.resolve(address)? {
@@ -356,7 +398,7 @@ impl Document {
                 )));
             };
             let at = index.unwrap_or_else(|| tuple.elements().count());
-            reps.extend(insert_element(&root, &tuple, at, &source)?);
+            reps.extend(insert_element(&root, &tuple, at, source)?);
         }
         self.edit(reps)
     }

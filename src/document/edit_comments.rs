@@ -3,6 +3,7 @@
 
 use text_size::TextRange;
 
+use super::address::{Address, IntoAddress};
 use super::comments;
 use super::edit_block::core_start;
 use super::error::EditError;
@@ -38,12 +39,14 @@ impl Document {
     /// assert_eq!(doc.comments_above("ami").unwrap(), ["# The AMI", "# (pinned)"]);
     /// assert_eq!(doc.inline_comment("ami").unwrap().as_deref(), Some("# inline"));
     /// ```
-    pub fn comments_above(&self, address: &str) -> Result<Vec<String>, EditError> {
+    pub fn comments_above(&self, address: impl IntoAddress) -> Result<Vec<String>, EditError> {
+        let address: Address = address.into_address()?;
         Ok(self.get(address)?.comments_above())
     }
 
     /// The comment at the end of the line of the item at `address`.
-    pub fn inline_comment(&self, address: &str) -> Result<Option<String>, EditError> {
+    pub fn inline_comment(&self, address: impl IntoAddress) -> Result<Option<String>, EditError> {
+        let address: Address = address.into_address()?;
         Ok(self.get(address)?.inline_comment())
     }
 
@@ -59,10 +62,15 @@ impl Document {
     /// doc.set_comments_above("b.ami", &[]).unwrap();
     /// assert_eq!(doc.to_string(), "b {\n  ami = \"x\"\n}\n");
     /// ```
-    pub fn set_comments_above(&mut self, address: &str, lines: &[&str]) -> Result<(), EditError> {
+    pub fn set_comments_above(
+        &mut self,
+        address: impl IntoAddress,
+        lines: &[&str],
+    ) -> Result<(), EditError> {
+        let address: Address = address.into_address()?;
         let root = self.syntax();
         let mut reps = Vec::new();
-        for item in self.resolve(address)? {
+        for item in self.resolve(&address)? {
             let core = match &item {
                 Item::Element { expr, .. } => {
                     crate::ast::AstNode::syntax(expr).text_range().start()
@@ -112,11 +120,12 @@ impl Document {
     /// ```
     pub fn set_inline_comment(
         &mut self,
-        address: &str,
+        address: impl IntoAddress,
         text: Option<&str>,
     ) -> Result<(), EditError> {
+        let address: Address = address.into_address()?;
         let mut reps = Vec::new();
-        for item in self.resolve(address)? {
+        for item in self.resolve(&address)? {
             let existing = comments::inline(&item);
             match (existing, text) {
                 (Some(token), Some(text)) => {
@@ -145,6 +154,16 @@ impl Document {
                             }
                             _ => break,
                         }
+                    }
+                    let after_heredoc = self
+                        .syntax()
+                        .token_at_offset(pos)
+                        .left_biased()
+                        .is_some_and(|t| t.kind() == HEREDOC_END);
+                    if after_heredoc {
+                        return Err(EditError::unsupported(format!(
+                            "`{address}` ends with a heredoc: nothing may follow its closing marker"
+                        )));
                     }
                     if next.is_some_and(|t| t.kind() != NEWLINE) {
                         return Err(EditError::unsupported(format!(

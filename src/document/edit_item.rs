@@ -1,6 +1,6 @@
 //! Setting, renaming and removing what an address designates.
 
-use super::address::{Address, Step};
+use super::address::{Address, IntoAddress, Step};
 use super::edit_block::{Target, article, body_item_removal, check_identifier, insert_into_body};
 use super::edit_collection;
 use super::error::EditError;
@@ -30,9 +30,8 @@ pub enum Placement {
 
 impl Document {
     /// The items `address` designates (all matches when it has `*`).
-    pub(crate) fn resolve(&self, address: &str) -> Result<Vec<Item>, EditError> {
-        let address = Address::parse(address)?;
-        resolve::resolve(&self.body(), &address)
+    pub(crate) fn resolve(&self, address: &Address) -> Result<Vec<Item>, EditError> {
+        resolve::resolve(&self.body(), address)
     }
 
     /// Sets the value at `address`: an attribute's, an object item's or a
@@ -55,7 +54,12 @@ impl Document {
     ///     "locals {\n  tags = {\n    Name = \"api\" # the name\n    Team = \"platform\"\n  }\n  ports = [80, 443]\n}\n"
     /// );
     /// ```
-    pub fn set(&mut self, address: &str, value: impl Into<Value>) -> Result<(), EditError> {
+    pub fn set(
+        &mut self,
+        address: impl IntoAddress,
+        value: impl Into<Value>,
+    ) -> Result<(), EditError> {
+        let address: Address = address.into_address()?;
         self.set_with(address, value, Placement::Default)
     }
 
@@ -63,13 +67,31 @@ impl Document {
     /// `placement` (an existing one stays where it is).
     pub fn set_with(
         &mut self,
-        address: &str,
+        address: impl IntoAddress,
         value: impl Into<Value>,
         placement: Placement,
     ) -> Result<(), EditError> {
+        let address: Address = address.into_address()?;
         let value = value.into();
-        let source = value.to_source();
-        let parsed = Address::parse(address)?;
+        match self.set_source(address.clone(), &value.to_source(), &placement) {
+            // A heredoc must end its line: where something follows it
+            // (a comma, a bracket), the string is written quoted.
+            Err(EditError::Broken { .. }) if matches!(value, Value::Heredoc(_)) => {
+                let quoted = Value::String(value.as_str().unwrap_or_default().to_string());
+                self.set_source(address, &quoted.to_source(), &placement)
+            }
+            other => other,
+        }
+    }
+
+    /// [`Document::set_with`] for a value given as laid-out source.
+    fn set_source(
+        &mut self,
+        parsed: Address,
+        source: &str,
+        placement: &Placement,
+    ) -> Result<(), EditError> {
+        let source = source.to_string();
         match resolve::resolve(&self.body(), &parsed) {
             Ok(items) => {
                 let root = self.syntax();
@@ -96,7 +118,7 @@ impl Document {
                 }
                 let mut reps = Vec::new();
                 for container in &containers {
-                    reps.extend(self.create(container, last, &source, &placement)?);
+                    reps.extend(self.create(container, last, &source, placement)?);
                 }
                 self.edit(reps)
             }
@@ -152,9 +174,10 @@ impl Document {
     /// assert_eq!(doc.to_string(), "alpha = 1\nbbb   = 2\n");
     /// assert!(doc.rename("alpha", "bbb").is_err());
     /// ```
-    pub fn rename(&mut self, address: &str, new_name: &str) -> Result<(), EditError> {
+    pub fn rename(&mut self, address: impl IntoAddress, new_name: &str) -> Result<(), EditError> {
+        let address: Address = address.into_address()?;
         let mut reps = Vec::new();
-        for item in self.resolve(address)? {
+        for item in self.resolve(&address)? {
             reps.push(rename_item(&item, new_name)?);
         }
         self.edit(reps)
@@ -172,18 +195,19 @@ impl Document {
     /// doc.remove("b").unwrap();
     /// assert_eq!(doc.to_string(), "a = 1\nc = 3\n");
     /// ```
-    pub fn remove(&mut self, address: &str) -> Result<(), EditError> {
+    pub fn remove(&mut self, address: impl IntoAddress) -> Result<(), EditError> {
+        let address: Address = address.into_address()?;
         let mut reps = Vec::new();
-        for item in self.resolve(address)? {
-            let range = match &item {
-                Item::Attribute(a) => body_item_removal(a.syntax()),
-                Item::Block(b) => body_item_removal(b.syntax()),
+        for item in self.resolve(&address)? {
+            let ranges = match &item {
+                Item::Attribute(a) => vec![body_item_removal(a.syntax())],
+                Item::Block(b) => vec![body_item_removal(b.syntax())],
                 Item::ObjectItem(i) => edit_collection::object_item_removal(i),
                 Item::Element { tuple, index, .. } => {
                     edit_collection::element_removal(tuple, *index)
                 }
             };
-            reps.push(Replacement::new(range, ""));
+            reps.extend(ranges.into_iter().map(|r| Replacement::new(r, "")));
         }
         self.edit(reps)
     }

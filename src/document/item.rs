@@ -40,6 +40,14 @@ pub enum Item {
 }
 
 impl Item {
+    /// The item for an attribute or block of a body.
+    pub fn from_body_item(item: &ast::BodyItem) -> Item {
+        match item {
+            ast::BodyItem::Attribute(a) => Item::Attribute(a.clone()),
+            ast::BodyItem::Block(b) => Item::Block(b.clone()),
+        }
+    }
+
     /// The node of the item (for an element, its expression).
     pub fn syntax(&self) -> &SyntaxNode {
         match self {

@@ -73,7 +73,7 @@ use std::fmt;
 use rowan::GreenNode;
 use text_size::{TextRange, TextSize};
 
-pub use address::{Address, Step};
+pub use address::{Address, IntoAddress, Step};
 pub use edit_item::Placement;
 pub use error::{EditError, ParseError};
 pub use item::Item;
@@ -181,9 +181,9 @@ impl Document {
     /// ```
     pub fn get<A>(&self, address: A) -> Result<Item, EditError>
     where
-        A: TryInto<Address, Error = EditError>,
+        A: IntoAddress,
     {
-        let address = address.try_into()?;
+        let address = address.into_address()?;
         let mut items = resolve::resolve(&self.body(), &address)?;
         Ok(items.swap_remove(0))
     }
@@ -192,16 +192,16 @@ impl Document {
     /// has a `*`, or when several blocks have the same type and labels).
     pub fn get_all<A>(&self, address: A) -> Result<Vec<Item>, EditError>
     where
-        A: TryInto<Address, Error = EditError>,
+        A: IntoAddress,
     {
-        let address = address.try_into()?;
+        let address = address.into_address()?;
         resolve::resolve_all(&self.body(), &address)
     }
 
     /// True when `address` matches at least one item.
     pub fn contains<A>(&self, address: A) -> bool
     where
-        A: TryInto<Address, Error = EditError>,
+        A: IntoAddress,
     {
         self.get_all(address).is_ok()
     }

@@ -148,6 +148,16 @@ fn ends_line(element: &SyntaxElement) -> bool {
     }
 }
 
+/// True when `children[k]` is part of a comment line (a comment, a
+/// space, or the newline that ends a comment line).
+fn in_comment_line(children: &[SyntaxElement], k: usize) -> bool {
+    match children[k].kind() {
+        COMMENT | WHITESPACE => true,
+        NEWLINE => k > 0 && matches!(children[k - 1].kind(), COMMENT | WHITESPACE),
+        _ => false,
+    }
+}
+
 /// Whole lines of a multi-line body, with one neighbouring element on
 /// each side (comment lines belong to the item right below them), parsed
 /// as a file and spliced into the body.
@@ -174,6 +184,17 @@ fn splice_body(body: &SyntaxNode, range: TextRange, text: &str) -> Option<GreenN
     };
     i = i.saturating_sub(1);
     j = (j + 1).min(children.len());
+    // Comment lines belong to the item right below them: take the whole
+    // run of comment lines on each side, and the element after it.
+    while i > 0 && in_comment_line(&children, i - 1) {
+        i -= 1;
+    }
+    if j > 0 && in_comment_line(&children, j - 1) {
+        while j < children.len() && in_comment_line(&children, j) {
+            j += 1;
+        }
+        j = (j + 1).min(children.len());
+    }
     while i > 0 && !ends_line(&children[i - 1]) {
         i -= 1;
     }
@@ -292,6 +313,12 @@ mod tests {
             "a = 1\n\nx = 0\n# for b\nb = 2\n"
         );
         assert_eq!(kind_at(&crate::parse("a = 1\n").syntax(), 0), Some(IDENT));
+        // Every comment line right above a new item becomes its own.
+        assert_eq!(check("# 1\n# 2", 7, 7, "\nx {\n}\n"), "# 1\n# 2\nx {\n}\n");
+        assert_eq!(
+            check("a = 1\n# 1\n\n# 2\n# 3\n\nb = 2\n", 19, 20, ""),
+            "a = 1\n# 1\n\n# 2\n# 3\nb = 2\n"
+        );
     }
 
     #[test]
