@@ -7,6 +7,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use super::lines::Line;
 use super::tokens::Tok;
+use crate::syntax_kind::SyntaxKind::TEMPLATE_LITERAL;
 
 /// Number of extended grapheme clusters in `text` (`\r\n` is one).
 pub(crate) fn graphemes(text: &str) -> u32 {
@@ -21,9 +22,24 @@ pub(crate) fn graphemes(text: &str) -> u32 {
 /// Columns taken by the tokens `range`: their spaces before and their
 /// grapheme counts.
 fn cols(toks: &[Tok], src: &str, spaces: &[u32], range: std::ops::Range<usize>) -> u32 {
-    range
-        .map(|i| spaces[i] + graphemes(toks[i].text(src)))
-        .sum()
+    range.map(|i| spaces[i] + token_cols(&toks[i], src)).sum()
+}
+
+/// The grapheme count of a token as upstream sees it. One quirk: in a
+/// heredoc line ending with a lone `$` or `%` and `\r\n`, the upstream
+/// scanner takes the `\r` with the `$` (it might have started `${`) and
+/// the `\n` as a token of its own, so the CRLF counts as two clusters.
+fn token_cols(tok: &Tok, src: &str) -> u32 {
+    let text = tok.text(src);
+    let mut n = graphemes(text);
+    if tok.kind == TEMPLATE_LITERAL && (text.ends_with("$\r\n") || text.ends_with("%\r\n")) {
+        let sigil = tok.end as usize - 3;
+        let doubled = sigil > 0 && matches!(src.as_bytes()[sigil - 1], b'$' | b'%');
+        if !doubled {
+            n += 1;
+        }
+    }
+    n
 }
 
 /// Aligns the `=` of every run of consecutive lines that have an assign

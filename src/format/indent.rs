@@ -4,9 +4,9 @@
 //! line that closes more pops as many counts as it closed (partially, if
 //! it closes fewer than the top count). A line is indented by two spaces
 //! per stack entry, taken after popping and before pushing. Brackets are
-//! counted over the lead and assign cells, never over a comment or a
-//! heredoc body, so asymmetric lines such as `}, {` stay where upstream
-//! puts them.
+//! counted over the lead cell up to a heredoc opener, and over the assign
+//! cell (which balances by definition), never over a comment, so
+//! asymmetric lines such as `}, {` stay where upstream puts them.
 
 use super::lines::{Line, net_brackets};
 use super::tokens::Tok;
@@ -21,7 +21,9 @@ pub(crate) fn indents(toks: &[Tok], lines: &[Line]) -> Vec<u32> {
             out.push(0);
             continue;
         }
-        let net = net_brackets(&toks[line.lead()]) + net_brackets(&toks[line.assign_cell()]);
+        // An assign cell is balanced by definition, so only the lead counts
+        // (up to a heredoc opener).
+        let net = net_brackets(&toks[line.lead()]);
         if net < 0 {
             close(&mut stack, -net);
         }

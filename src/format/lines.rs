@@ -67,9 +67,16 @@ pub(crate) fn split_lines(toks: &[Tok]) -> Vec<Line> {
 fn cells(toks: &[Tok], first: usize, end: usize) -> Line {
     let comment = (end - first > 1 && toks[end - 1].kind == COMMENT).then_some(end - 1);
     let lead_end = comment.unwrap_or(end);
+    // Unlike indentation, this count does not stop at a heredoc opener.
     let assign = (first + 1..lead_end)
         .find(|&i| toks[i].kind == EQ)
-        .filter(|&eq| net_brackets(&toks[eq..lead_end]) == 0);
+        .filter(|&eq| {
+            toks[eq..lead_end]
+                .iter()
+                .map(|t| t.kind.bracket_value())
+                .sum::<i32>()
+                == 0
+        });
     Line {
         first,
         assign,
@@ -79,7 +86,7 @@ fn cells(toks: &[Tok], first: usize, end: usize) -> Line {
 }
 
 /// Sum of the bracket values of `toks`, stopping right after a heredoc
-/// opener (the heredoc body is text, not structure).
+/// opener (used for the lead cell's share of the indentation).
 pub(crate) fn net_brackets(toks: &[Tok]) -> i32 {
     let mut net = 0;
     for tok in toks {

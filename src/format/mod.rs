@@ -29,6 +29,7 @@ mod indent;
 mod layout;
 mod lines;
 mod partial;
+mod quirks;
 mod quoted;
 mod spacing;
 mod terraform;

@@ -9,6 +9,7 @@
 //!   part of the first token's leading whitespace (upstream counts it as
 //!   indentation, which the formatter then resets).
 
+use super::quirks;
 use crate::lexer::{LexOptions, StartMode, tokenize_with};
 use crate::syntax_kind::SyntaxKind::{self, *};
 
@@ -91,10 +92,12 @@ impl TokenView {
                 }),
             }
         }
-        TokenView {
-            toks,
-            eof_ws: ws.unwrap_or(offset),
+        let mut eof_ws = ws.unwrap_or(offset);
+        if quirks::follow_upstream_scanner(&mut toks, text) {
+            // The last token runs to the end of the text.
+            eof_ws = offset;
         }
+        TokenView { toks, eof_ws }
     }
 }
 
