@@ -2,6 +2,7 @@
 
 mod check;
 mod dump;
+mod edit;
 mod files;
 mod fmt;
 mod write;
@@ -44,6 +45,16 @@ enum Command {
     Refs(refs::RefsArgs),
     /// Rename a reference prefix everywhere (or, with --terraform, a declared object); prints a diff unless -w.
     Rename(rename::RenameArgs),
+    /// Print the value at an address (`resource.aws_instance.web.ami`); exit 1 if not found.
+    Get(edit::GetArgs),
+    /// Set (or create) the value at an address to HCL source; prints the result, -u to rewrite, --diff.
+    Set(edit::SetArgs),
+    /// Remove the attribute, block, object item or element at an address.
+    Rm(edit::RmArgs),
+    /// Rename the attribute, object key or block type at an address.
+    Mv(edit::MvArgs),
+    /// Append or remove blocks.
+    Block(edit::BlockArgs),
 }
 
 /// Runs the tool with `args` (including the program name); returns the
@@ -70,5 +81,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Command::Fmt(args) => fmt::run(args),
         Command::Refs(args) => refs::run(args),
         Command::Rename(args) => rename::run(args),
+        Command::Get(args) => edit::get(args),
+        Command::Set(args) => edit::set(args),
+        Command::Rm(args) => edit::rm(args),
+        Command::Mv(args) => edit::mv(args),
+        Command::Block(args) => edit::block(args),
     }
 }

@@ -110,6 +110,7 @@ impl Document {
                 } else {
                     match resolve::resolve(&self.body(), &parent) {
                         Ok(items) => items.iter().filter_map(resolve::container_of).collect(),
+                        Err(e @ EditError::Ambiguous { .. }) => return Err(e),
                         Err(_) => return Err(not_found),
                     }
                 };

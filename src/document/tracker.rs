@@ -95,6 +95,7 @@ impl Tracker {
     }
 
     /// The current text.
+    #[cfg(any(test, debug_assertions))]
     pub fn render(&self) -> String {
         let mut out = String::with_capacity(self.len);
         for piece in &self.pieces {

@@ -1,0 +1,311 @@
+//! `hclwright get | set | rm | mv | block append | block rm`: reading and
+//! editing one file by address, in the manner of `hcledit`.
+//!
+//! The file defaults to standard input; the result goes to standard
+//! output, unless `-u/--update` rewrites the file in place (atomically)
+//! or `--diff` prints a unified diff instead. Exit codes: 0 success, 1
+//! not found, 2 syntax, usage or I/O errors.
+
+use std::path::PathBuf;
+
+use hclwright::{Address, Document, EditError, Item, Value};
+
+use super::files::{Input, read_error_message, read_input};
+use super::write::write_atomic;
+use super::{EXIT_ERRORS, EXIT_OK};
+
+/// Exit code: nothing matches the address.
+const EXIT_NOT_FOUND: i32 = 1;
+
+/// Where the edited text goes.
+#[derive(clap::Args, Debug)]
+pub struct OutputArgs {
+    /// Rewrite FILE in place (atomically) instead of printing the result.
+    #[arg(short = 'u', long)]
+    update: bool,
+    /// Print a unified diff of the change instead of the result (with
+    /// -u, the file is rewritten and the diff printed).
+    #[arg(long)]
+    diff: bool,
+}
+
+/// Arguments of `get`.
+#[derive(clap::Args, Debug)]
+pub struct GetArgs {
+    /// Address: `resource.aws_instance.web.ami`, `module.vpc.azs[0]`,
+    /// `locals.tags["Name"]`; `*` matches any label, `\.` escapes a dot.
+    address: String,
+    /// The file (default: standard input).
+    file: Option<PathBuf>,
+}
+
+/// Arguments of `set`.
+#[derive(clap::Args, Debug)]
+pub struct SetArgs {
+    /// Address of an attribute, object item or tuple element; created
+    /// when missing if its parent exists.
+    address: String,
+    /// The new value, as HCL source: '"~> 5.0"', 'var.x', '[1, 2]'.
+    value: String,
+    /// The file (default: standard input).
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// Arguments of `rm`.
+#[derive(clap::Args, Debug)]
+pub struct RmArgs {
+    /// Address of an attribute, block, object item or tuple element.
+    address: String,
+    /// The file (default: standard input).
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// Arguments of `mv`.
+#[derive(clap::Args, Debug)]
+pub struct MvArgs {
+    /// Address of an attribute, object item or block (its type is
+    /// renamed).
+    address: String,
+    /// The new name (or a full address in the same parent, as hcledit
+    /// takes it).
+    new_name: String,
+    /// The file (default: standard input).
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// Arguments of `block`.
+#[derive(clap::Args, Debug)]
+pub struct BlockArgs {
+    #[command(subcommand)]
+    command: BlockCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum BlockCommand {
+    /// Append a block: `block append PARENT TYPE [LABEL...] [FILE]`
+    /// (PARENT `.` is the top level; a last argument naming an existing
+    /// file or `-` is FILE, or give it with -f).
+    Append(BlockAppendArgs),
+    /// Remove a block (with its comments).
+    Rm(RmArgs),
+}
+
+/// Arguments of `block append`.
+#[derive(clap::Args, Debug)]
+pub struct BlockAppendArgs {
+    /// Address of the parent block, `.` for the top level.
+    parent: String,
+    /// The new block's type.
+    type_name: String,
+    /// Labels, then optionally FILE.
+    rest: Vec<String>,
+    /// The file (default: standard input); when given, every other
+    /// argument after TYPE is a label.
+    #[arg(short = 'f', long = "file")]
+    file: Option<PathBuf>,
+    /// The block's body, as HCL source (`'x = 1'`).
+    #[arg(long, default_value = "")]
+    body: String,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// A failure, with its exit code.
+struct Failure {
+    code: i32,
+    message: String,
+}
+
+impl From<EditError> for Failure {
+    fn from(e: EditError) -> Failure {
+        let code = if e.is_not_found() {
+            EXIT_NOT_FOUND
+        } else {
+            EXIT_ERRORS
+        };
+        Failure {
+            code,
+            message: format!("error: {e}"),
+        }
+    }
+}
+
+/// The input and its text, parsed.
+fn open(file: &Option<PathBuf>) -> Result<(Input, Document), Failure> {
+    let input = match file {
+        Some(p) if p.as_os_str() != "-" => Input::File(p.clone()),
+        _ => Input::Stdin,
+    };
+    let text = read_input(&input).map_err(|e| Failure {
+        code: EXIT_ERRORS,
+        message: read_error_message(&input, &e),
+    })?;
+    let doc = Document::parse(&text).map_err(|e| Failure {
+        code: EXIT_ERRORS,
+        message: e
+            .render(&input.display_name(), &text)
+            .trim_end()
+            .to_string(),
+    })?;
+    Ok((input, doc))
+}
+
+/// Writes or prints the edited document.
+fn finish(input: &Input, doc: &Document, output: &OutputArgs) -> Result<(), Failure> {
+    let name = input.display_name();
+    if output.update {
+        let Input::File(path) = input else {
+            return Err(Failure {
+                code: EXIT_ERRORS,
+                message: "error: -u/--update needs a FILE (not standard input)".to_string(),
+            });
+        };
+        if doc.is_modified() {
+            write_atomic(path, doc.to_string().as_bytes()).map_err(|e| Failure {
+                code: EXIT_ERRORS,
+                message: format!("{name}: cannot write: {e}"),
+            })?;
+        }
+        if output.diff {
+            print!("{}", doc.unified_diff(&name));
+        }
+    } else if output.diff {
+        print!("{}", doc.unified_diff(&name));
+    } else {
+        print!("{doc}");
+    }
+    Ok(())
+}
+
+/// Runs a command body and turns a failure into a message and a code.
+fn report(result: Result<(), Failure>) -> i32 {
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(f) => {
+            eprintln!("{}", f.message);
+            f.code
+        }
+    }
+}
+
+/// What `get` prints for an item: the value of an attribute, object item
+/// or element; the whole text of a block.
+fn shown(item: &Item) -> String {
+    match item {
+        Item::Block(_) => item.text(),
+        _ => item.value_text().unwrap_or_else(|| item.text()),
+    }
+}
+
+pub fn get(args: GetArgs) -> i32 {
+    report((|| {
+        let (_, doc) = open(&args.file)?;
+        for item in doc.get_all(args.address.as_str())? {
+            println!("{}", shown(&item));
+        }
+        Ok(())
+    })())
+}
+
+pub fn set(args: SetArgs) -> i32 {
+    report((|| {
+        let value = Value::parse(&args.value)?;
+        let (input, mut doc) = open(&args.file)?;
+        doc.set(args.address.as_str(), value)?;
+        finish(&input, &doc, &args.output)
+    })())
+}
+
+pub fn rm(args: RmArgs) -> i32 {
+    report((|| {
+        let (input, mut doc) = open(&args.file)?;
+        doc.remove(args.address.as_str())?;
+        finish(&input, &doc, &args.output)
+    })())
+}
+
+pub fn mv(args: MvArgs) -> i32 {
+    report((|| {
+        let address = Address::parse(&args.address)?;
+        let new_name = new_name(&address, &args.new_name)?;
+        let (input, mut doc) = open(&args.file)?;
+        doc.rename(&address, &new_name)?;
+        finish(&input, &doc, &args.output)
+    })())
+}
+
+/// The name to rename to: NEW_NAME itself, or the last step of a full
+/// address in the same parent.
+fn new_name(address: &Address, given: &str) -> Result<String, Failure> {
+    let Ok(target) = Address::parse(given) else {
+        return Ok(given.to_string());
+    };
+    if target.steps().len() == 1 {
+        return Ok(given.to_string());
+    }
+    match (address.parent(), target.parent()) {
+        (Some((from, _)), Some((to, hclwright::document::Step::Name(name)))) if from == to => {
+            Ok(name.clone())
+        }
+        _ => Err(Failure {
+            code: EXIT_ERRORS,
+            message: format!(
+                "error: `{given}` is not in the same place as `{address}`: mv renames, it does not move"
+            ),
+        }),
+    }
+}
+
+pub fn block(args: BlockArgs) -> i32 {
+    match args.command {
+        BlockCommand::Append(a) => report(block_append(a)),
+        BlockCommand::Rm(a) => report(block_rm(a)),
+    }
+}
+
+fn block_append(args: BlockAppendArgs) -> Result<(), Failure> {
+    let mut labels = args.rest;
+    let file = match args.file {
+        Some(f) => Some(f),
+        None => match labels.last() {
+            Some(last) if last == "-" || std::path::Path::new(last).is_file() => {
+                labels.pop().map(PathBuf::from)
+            }
+            _ => None,
+        },
+    };
+    let (input, mut doc) = open(&file)?;
+    let parent = if args.parent == "." {
+        ""
+    } else {
+        args.parent.as_str()
+    };
+    let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+    doc.append_block(parent, &args.type_name, &labels, &args.body)?;
+    finish(&input, &doc, &args.output)
+}
+
+fn block_rm(args: RmArgs) -> Result<(), Failure> {
+    let (input, mut doc) = open(&args.file)?;
+    for item in doc.get_all(args.address.as_str())? {
+        if !matches!(item, Item::Block(_)) {
+            return Err(Failure {
+                code: EXIT_ERRORS,
+                message: format!(
+                    "error: `{}` is not a block but the {} `{}`: use `hclwright rm`",
+                    args.address,
+                    item.kind_name(),
+                    item.name().unwrap_or_else(|| item.text())
+                ),
+            });
+        }
+    }
+    doc.remove(args.address.as_str())?;
+    finish(&input, &doc, &args.output)
+}

@@ -1,0 +1,308 @@
+//! `hclwright get | set | rm | mv | block`, run as a user would: output,
+//! `--diff`, `-u` (in place), standard input, and exit codes (0 success,
+//! 1 not found, 2 syntax, usage or I/O errors).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const MAIN: &str = r#"terraform {
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = "~> 4.0"
+    }
+  }
+}
+
+resource "aws_instance" "web" {
+  ami           = "ami-123" # pinned
+  instance_type = "t3.micro"
+  tags = {
+    Name = "web"
+  }
+}
+"#;
+
+/// A fresh directory with `main.tf`; removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let dir =
+            std::env::temp_dir().join(format!("hclwright-cli-edit-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("main.tf"), MAIN).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn read(&self) -> String {
+        std::fs::read_to_string(self.0.join("main.tf")).unwrap()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run(dir: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn get_prints_values_and_blocks() {
+    let dir = TempDir::new();
+    let o = run(
+        dir.path(),
+        &["get", "terraform.required_providers.aws.version", "main.tf"],
+        "",
+    );
+    assert_eq!(
+        (o.status.code(), out(&o).as_str()),
+        (Some(0), "\"~> 4.0\"\n")
+    );
+    let o = run(
+        dir.path(),
+        &["get", "resource.aws_instance.web.tags.Name", "main.tf"],
+        "",
+    );
+    assert_eq!(out(&o), "\"web\"\n");
+    let o = run(dir.path(), &["get", "terraform.required_providers"], MAIN);
+    assert!(out(&o).starts_with("required_providers {\n"), "{}", out(&o));
+    assert!(out(&o).ends_with("    }\n  }\n"));
+    // Wildcards print every match.
+    let o = run(dir.path(), &["get", "resource.*.*.ami", "main.tf"], "");
+    assert_eq!(out(&o), "\"ami-123\"\n");
+}
+
+#[test]
+fn get_exit_codes() {
+    let dir = TempDir::new();
+    let o = run(
+        dir.path(),
+        &["get", "resource.aws_instance.db.ami", "main.tf"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(out(&o).is_empty());
+    assert!(err(&o).contains("not found"), "{}", err(&o));
+    let o = run(dir.path(), &["get", "a..b", "main.tf"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("invalid address"), "{}", err(&o));
+    let o = run(dir.path(), &["get", "a", "missing.tf"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(dir.path(), &["get", "a"], "a = [1,\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("<stdin>:"), "{}", err(&o));
+}
+
+#[test]
+fn set_prints_the_result_or_a_diff() {
+    let dir = TempDir::new();
+    let args = [
+        "set",
+        "terraform.required_providers.aws.version",
+        "\"~> 5.0\"",
+        "main.tf",
+    ];
+    let o = run(dir.path(), &args, "");
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), MAIN.replace("~> 4.0", "~> 5.0"));
+    assert_eq!(dir.read(), MAIN, "no -u: the file is untouched");
+    let o = run(dir.path(), &[&args[..], &["--diff"]].concat(), "");
+    assert_eq!(
+        out(&o),
+        "--- old/main.tf\n+++ new/main.tf\n@@ -2,7 +2,7 @@\n   required_providers {\n     aws = {\n       source  = \"hashicorp/aws\"\n-      version = \"~> 4.0\"\n+      version = \"~> 5.0\"\n     }\n   }\n }\n"
+    );
+}
+
+#[test]
+fn set_creates_and_update_writes_in_place() {
+    let dir = TempDir::new();
+    let o = run(
+        dir.path(),
+        &[
+            "set",
+            "resource.aws_instance.web.monitoring",
+            "true",
+            "main.tf",
+            "-u",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).is_empty());
+    assert_eq!(
+        dir.read(),
+        // After the last attribute (`tags`), before nested blocks.
+        MAIN.replace(
+            "    Name = \"web\"\n  }\n",
+            "    Name = \"web\"\n  }\n  monitoring = true\n"
+        )
+    );
+    // -u with standard input is refused.
+    let o = run(dir.path(), &["set", "a", "1", "-u"], "a = 0\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("needs a FILE"), "{}", err(&o));
+}
+
+#[test]
+fn set_errors() {
+    let dir = TempDir::new();
+    let o = run(dir.path(), &["set", "resource.x.y.z", "1", "main.tf"], "");
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let o = run(dir.path(), &["set", "terraform.x", "[1,", "main.tf"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("invalid value `[1,`"), "{}", err(&o));
+    let o = run(
+        dir.path(),
+        &["set", "p.aws.region", "1"],
+        "p \"aws\" {}\np \"aws\" {}\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("ambiguous"), "{}", err(&o));
+}
+
+#[test]
+fn rm_and_mv() {
+    let dir = TempDir::new();
+    let o = run(
+        dir.path(),
+        &["rm", "resource.aws_instance.web.tags", "main.tf"],
+        "",
+    );
+    assert_eq!(
+        out(&o),
+        MAIN.replace("  tags = {\n    Name = \"web\"\n  }\n", "")
+    );
+    let o = run(
+        dir.path(),
+        &["mv", "resource.aws_instance.web.ami", "image", "main.tf"],
+        "",
+    );
+    assert!(
+        out(&o).contains("  image         = \"ami-123\" # pinned\n"),
+        "{}",
+        out(&o)
+    );
+    // hcledit style: a full address in the same block.
+    let o = run(
+        dir.path(),
+        &[
+            "mv",
+            "resource.aws_instance.web.ami",
+            "resource.aws_instance.web.image",
+            "main.tf",
+        ],
+        "",
+    );
+    assert!(
+        out(&o).contains("  image         = \"ami-123\""),
+        "{}",
+        err(&o)
+    );
+    let o = run(
+        dir.path(),
+        &[
+            "mv",
+            "resource.aws_instance.web.ami",
+            "instance_type",
+            "main.tf",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("already exists"), "{}", err(&o));
+    let o = run(
+        dir.path(),
+        &["rm", "resource.aws_instance.web.nope", "main.tf"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn block_append_and_rm() {
+    let dir = TempDir::new();
+    let o = run(
+        dir.path(),
+        &[
+            "block",
+            "append",
+            ".",
+            "output",
+            "id",
+            "main.tf",
+            "--body",
+            "value = aws_instance.web.id",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        format!("{MAIN}\noutput \"id\" {{\n  value = aws_instance.web.id\n}}\n")
+    );
+    // Labels only, file on standard input.
+    let o = run(
+        dir.path(),
+        &["block", "append", "resource.aws_instance.web", "lifecycle"],
+        MAIN,
+    );
+    assert!(
+        out(&o).contains("  }\n\n  lifecycle {\n  }\n}\n"),
+        "{}",
+        out(&o)
+    );
+    let o = run(
+        dir.path(),
+        &["block", "rm", "terraform", "-u", "main.tf"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        dir.read()
+            .starts_with("resource \"aws_instance\" \"web\" {"),
+        "{}",
+        dir.read()
+    );
+    let o = run(
+        dir.path(),
+        &["block", "rm", "resource.aws_instance.web.ami", "main.tf"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("is not a block"), "{}", err(&o));
+}
