@@ -224,10 +224,19 @@ pub(crate) fn element_removal(tuple: &ast::Tuple, index: usize) -> Vec<TextRange
             e = e.and_then(|x| next_non_space(&x));
         }
         if let Some(NodeOrToken::Token(newline)) = e.filter(|x| x.kind() == NEWLINE) {
-            return vec![TextRange::new(
-                lines_start(&root, &item),
-                newline.text_range().end(),
-            )];
+            let line = TextRange::new(lines_start(&root, &item), newline.text_range().end());
+            // The last element without a trailing comma: the new last one
+            // loses its comma too.
+            let has_comma = next_non_space(&element).is_some_and(|x| x.kind() == COMMA);
+            let is_last = index + 1 == tuple.elements().count();
+            if is_last && !has_comma && index > 0 {
+                let prev = tuple.elements().nth(index - 1).expect("previous element");
+                let prev = NodeOrToken::Node(prev.syntax().clone());
+                if let Some(comma) = next_non_space(&prev).filter(|x| x.kind() == COMMA) {
+                    return vec![comma.text_range(), line];
+                }
+            }
+            return vec![line];
         }
     }
     single_line_removal(&node, false)

@@ -93,6 +93,8 @@ use tracker::Tracker;
 pub struct Document {
     green: GreenNode,
     tracker: Tracker,
+    /// True when the file's lines end with `\r\n`: new lines do too.
+    crlf: bool,
 }
 
 /// One replacement of the current text.
@@ -126,9 +128,11 @@ impl Document {
                 errors: parse.errors().to_vec(),
             });
         }
+        let crlf = text.find('\n').is_some_and(|i| text[..i].ends_with('\r'));
         Ok(Document {
             green: parse.green().clone(),
             tracker: Tracker::new(text.to_string()),
+            crlf,
         })
     }
 
@@ -242,14 +246,34 @@ impl Document {
             return Err(EditError::unsupported("overlapping changes"));
         }
         let mut root = self.syntax();
-        for r in reps.iter().rev() {
-            let green =
-                reparse::replace(&root, r.range, &r.text).map_err(|errors| EditError::Broken {
-                    reason: render_errors(&errors),
-                })?;
-            root = SyntaxNode::new_root(green);
+        let mut applied = Vec::with_capacity(reps.len());
+        // From the last to the first, so that earlier ranges stay valid.
+        // A change that does not parse alone (a comma and the element
+        // after it) is merged with the one before it.
+        while let Some(r) = reps.pop() {
+            match reparse::replace(&root, r.range, &r.text) {
+                Ok(green) => {
+                    root = SyntaxNode::new_root(green);
+                    applied.push(r);
+                }
+                Err(errors) => {
+                    let Some(prev) = reps.pop() else {
+                        return Err(EditError::Broken {
+                            reason: render_errors(&errors),
+                        });
+                    };
+                    let between = TextRange::new(prev.range.end(), r.range.start());
+                    let mut text = prev.text;
+                    text.push_str(&root.text().slice(between).to_string());
+                    text.push_str(&r.text);
+                    reps.push(Replacement::new(
+                        TextRange::new(prev.range.start(), r.range.end()),
+                        text,
+                    ));
+                }
+            }
         }
-        for r in reps.iter().rev() {
+        for r in &applied {
             self.tracker.replace(r.range, &r.text);
         }
         self.green = root.green().to_owned();
@@ -261,6 +285,11 @@ impl Document {
     /// Applies replacements, then lays out the new content and realigns
     /// the groups it joins (see [`layout::relayout`]). All or nothing.
     pub(crate) fn edit(&mut self, mut reps: Vec<Replacement>) -> Result<(), EditError> {
+        if self.crlf {
+            for r in &mut reps {
+                r.text = crlf(&r.text);
+            }
+        }
         reps.sort_by_key(|r| (r.range.start(), r.range.end()));
         let old_root = self.syntax();
         let mut touched = Vec::with_capacity(reps.len());
@@ -304,6 +333,20 @@ impl Document {
             fresh.debug_tree()
         );
     }
+}
+
+/// `text` with every `\n` not already after `\r` written `\r\n`.
+fn crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut prev = '\0';
+    for c in text.chars() {
+        if c == '\n' && prev != '\r' {
+            out.push('\r');
+        }
+        out.push(c);
+        prev = c;
+    }
+    out
 }
 
 impl fmt::Display for Document {
