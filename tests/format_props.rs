@@ -16,7 +16,7 @@ use hclwright::ast::{AstNode, BodyItem};
 use hclwright::diff::apply_edits;
 use hclwright::format::{format_edits, format_node, format_range, format_range_edits};
 use hclwright::lexer::{LexOptions, StartMode, tokenize_with};
-use hclwright::{TextRange, format};
+use hclwright::{FormatOptions, TextRange, format, format_with};
 use proptest::prelude::*;
 
 // ----- helpers -----
@@ -87,6 +87,25 @@ fn line_start(text: &str, n: usize) -> usize {
 
 fn range(start: usize, end: usize) -> TextRange {
     TextRange::new((start as u32).into(), (end as u32).into())
+}
+
+/// Attribute values (at any depth of blocks) that are a quoted template
+/// holding exactly one interpolation.
+fn interpolation_only_values(parse: &hclwright::Parse) -> usize {
+    parse
+        .syntax()
+        .descendants()
+        .filter(|n| n.kind() == ATTRIBUTE)
+        .filter_map(|n| hclwright::ast::Attribute::cast(n)?.expr())
+        .filter(|e| {
+            let kinds: Vec<_> = e
+                .syntax()
+                .children_with_tokens()
+                .map(|c| c.kind())
+                .collect();
+            kinds == [OPEN_QUOTE, INTERPOLATION, CLOSE_QUOTE]
+        })
+        .count()
 }
 
 // ----- generators -----
@@ -163,6 +182,15 @@ fn expr() -> impl Strategy<Value = String> {
             inner.clone().prop_map(|e| format!("-{GAP}{e}")),
             inner.clone().prop_map(|e| format!("!{GAP}{e}")),
             inner.clone().prop_map(|e| format!("({GAP}{e}{GAP})")),
+            // Interpolation-only strings, for the terraform profile.
+            inner
+                .clone()
+                .prop_map(|e| format!("\"${{{GAP}{e}{GAP}}}\"")),
+            (inner.clone(), 0..3u8).prop_map(|(e, k)| match k {
+                0 => format!("\"${{\n{e}\n}}\""),
+                1 => format!("\"${{ # note\n{e}\n}}\""),
+                _ => format!("\"${{({e})\n+{GAP}({e})}}\""),
+            }),
             (ident(), inner.clone())
                 .prop_map(|(x, e)| format!("[{GAP}for{GAP}{x}{GAP}in{GAP}{e}{GAP}:{GAP}{x}{GAP}]")),
         ]
@@ -293,6 +321,20 @@ proptest! {
         // The edits and the whole-text range give the same result.
         prop_assert_eq!(apply_edits(&text, &format_edits(&text)).unwrap(), out.clone());
         prop_assert_eq!(format_range(&text, range(0, text.len())), out);
+    }
+
+    #[test]
+    fn the_terraform_profile_keeps_valid_input_valid(text in document()) {
+        prop_assume!(hclwright::parse(&text).errors().is_empty());
+        let out = format_with(&text, &FormatOptions::terraform()).unwrap();
+        let parse = hclwright::parse(&out);
+        prop_assert!(parse.errors().is_empty(), "{:?}\n{}", parse.errors(), out);
+        // The normalizations were applied (not dropped as unsafe) when
+        // there was a value to unwrap. (Not idempotent, as in terraform:
+        // `"${"${x}"}"` unwraps one level per run.)
+        if interpolation_only_values(&hclwright::parse(&text)) > 0 {
+            prop_assert_ne!(out, format(&text));
+        }
     }
 
     #[test]

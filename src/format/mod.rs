@@ -86,8 +86,13 @@ pub fn format_edits(text: &str) -> Vec<TextEdit> {
 ///   `"${var.x}"` → `var.x` (in parentheses if it spans lines);
 /// - the `type` of a top-level `variable` block is normalized: `list` →
 ///   `list(any)`, `"string"` → `string`, `"map"` → `map(string)`, …;
-/// - block labels are quoted: `module foo {` → `module "foo" {`. Unlike
-///   `terraform fmt`, a comment between labels is kept.
+/// - block labels are quoted: `module foo {` → `module "foo" {`.
+///
+/// The result is byte for byte what `terraform fmt` writes, except where
+/// `terraform fmt` loses data or breaks the file: a comment between labels
+/// is kept, a label it cannot decode is kept, and an unwrapped value that
+/// would not parse on its own lines (a line comment before its end,
+/// parentheses that do not enclose all of it) is wrapped in parentheses.
 ///
 /// ```
 /// use hclwright::{FormatOptions, format_with};
@@ -109,6 +114,11 @@ pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, Format
                 });
             }
             let normalized = terraform::normalize(text, parse.green());
+            // The normalizations are built to keep the file valid; should
+            // one ever not, the file keeps its original content.
+            if normalized != text && !crate::parse(&normalized).errors().is_empty() {
+                return Ok(format(text));
+            }
             Ok(format(&normalized))
         }
     }

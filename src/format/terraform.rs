@@ -105,14 +105,41 @@ fn unwrap_interpolation(template: &GreenNodeData, offset: u32) -> Option<TextEdi
         .iter()
         .map(|t| t.text)
         .collect();
-    let multi_line = units.iter().any(|u| u.kind == NEWLINE);
-    let wrapped = units[0].kind == L_PAREN && units[units.len() - 1].kind == R_PAREN;
-    let new_text = if multi_line && !wrapped {
+    // As terraform: a value that spans lines is wrapped in parentheses,
+    // unless it already is. Two fixes where terraform writes invalid HCL:
+    // "already" means one pair of parentheses around everything (not
+    // `(a)` … `(b)`), and a line comment before the end also makes the
+    // value span lines (its newline would end the attribute).
+    let multi_line = units.iter().enumerate().any(|(i, u)| {
+        u.kind == NEWLINE || (u.kind == COMMENT && i + 1 < units.len() && u.first < u.last)
+    });
+    let new_text = if multi_line && !is_parenthesized(units) {
         format!("({inner})")
     } else {
         inner
     };
     Some(TextEdit::replace(range(offset, template), new_text))
+}
+
+/// True when the first unit is a `(` whose matching `)` is the last unit.
+fn is_parenthesized(units: &[Unit]) -> bool {
+    if units.first().map(|u| u.kind) != Some(L_PAREN) {
+        return false;
+    }
+    let mut depth = 0i32;
+    for (i, u) in units.iter().enumerate() {
+        match u.kind {
+            L_PAREN => depth += 1,
+            R_PAREN => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1 == units.len();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A token of an interpolation's inside as upstream sees it: whitespace
@@ -311,9 +338,13 @@ mod tests {
             tf("a = \"%{if x}y%{endif}\"\n"),
             "a = \"%{if x}y%{endif}\"\n"
         );
-        // A line comment inside keeps its newline; it does not make the
-        // value multi-line.
+        // A line comment at the end keeps its newline, as in terraform.
         assert_eq!(tf("a = \"${x # c\n}\"\n"), "a = x # c\n\n");
+        // Where terraform writes invalid HCL, the value is wrapped instead:
+        // a line comment before the end, parentheses that do not enclose
+        // everything.
+        assert_eq!(tf("a = \"${\n# c\nx\n}\"\n"), "a = (# c\nx)\n");
+        assert_eq!(tf("a = \"${(a)\n+ (b)}\"\n"), "a = ((a)\n+ (b))\n");
         // Only whole values.
         assert_eq!(tf("a = [\"${x}\"]\n"), "a = [\"${x}\"]\n");
     }
