@@ -8,7 +8,7 @@ use super::address::{Address, IntoAddress};
 use super::comments::ends_line;
 use super::edit_item::Placement;
 use super::error::{EditError, render_errors};
-use super::layout::{line_indent, line_start, reindent};
+use super::layout::{line_indent, line_start, reindent, token_right};
 use super::resolve::Container;
 use super::{Document, Item, Replacement};
 use crate::ast::{self, AstNode, BodyItem};
@@ -254,12 +254,9 @@ fn insert_into_empty(
     // Comments inside: insert before the line of `}` if it has its own
     // line, else rewrite the end.
     let close_line = line_start(root, close.text_range().start());
-    let own_line = root
-        .token_at_offset(close_line)
-        .right_biased()
-        .is_some_and(|t| {
-            t.text_range().start() == close.text_range().start() || t.kind() == WHITESPACE
-        });
+    let own_line = token_right(root, close_line).is_some_and(|t| {
+        t.text_range().start() == close.text_range().start() || t.kind() == WHITESPACE
+    });
     if own_line && close_line > open.text_range().end() {
         Ok(Replacement::new(
             TextRange::empty(close_line),

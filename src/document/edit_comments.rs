@@ -7,7 +7,7 @@ use super::address::{Address, IntoAddress};
 use super::comments;
 use super::edit_block::core_start;
 use super::error::EditError;
-use super::layout::{line_indent, line_start};
+use super::layout::{line_indent, line_start, token_left, token_right};
 use super::{Document, Item, Replacement};
 use crate::syntax_kind::SyntaxKind::*;
 
@@ -78,9 +78,7 @@ impl Document {
                 other => core_start(other.syntax()),
             };
             let item_line = line_start(&root, core);
-            let before_item = root
-                .token_at_offset(item_line)
-                .right_biased()
+            let before_item = token_right(&root, item_line)
                 .into_iter()
                 .flat_map(|t| std::iter::successors(Some(t), |t| t.next_token()))
                 .take_while(|t| t.text_range().start() < core)
@@ -144,7 +142,8 @@ impl Document {
                 (None, None) => {}
                 (None, Some(text)) => {
                     let mut pos = item.core_range().end();
-                    let mut next = self.syntax().token_at_offset(pos).right_biased();
+                    let root = self.syntax();
+                    let mut next = token_right(&root, pos);
                     while let Some(t) = next.clone() {
                         match t.kind() {
                             WHITESPACE => next = t.next_token(),
@@ -155,11 +154,8 @@ impl Document {
                             _ => break,
                         }
                     }
-                    let after_heredoc = self
-                        .syntax()
-                        .token_at_offset(pos)
-                        .left_biased()
-                        .is_some_and(|t| t.kind() == HEREDOC_END);
+                    let after_heredoc =
+                        token_left(&root, pos).is_some_and(|t| t.kind() == HEREDOC_END);
                     if after_heredoc {
                         return Err(EditError::unsupported(format!(
                             "`{address}` ends with a heredoc: nothing may follow its closing marker"

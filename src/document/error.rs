@@ -122,6 +122,10 @@ impl fmt::Display for EditError {
             EditError::NotFound { address, matched } if matched.is_empty() => {
                 write!(f, "`{address}` not found")
             }
+            EditError::NotFound { address, matched } if matched == address => write!(
+                f,
+                "`{address}` not found: a block there has more labels (give them all, or `*` for any)"
+            ),
             EditError::NotFound { address, matched } => {
                 write!(f, "`{address}` not found (`{matched}` exists)")
             }

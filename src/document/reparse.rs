@@ -15,6 +15,7 @@ use text_size::TextRange;
 #[cfg(test)]
 use text_size::TextSize;
 
+use super::layout::{token_left, token_right};
 use crate::syntax_error::SyntaxError;
 #[cfg(test)]
 use crate::syntax_kind::SyntaxKind;
@@ -70,12 +71,10 @@ fn whitespace_only(root: &SyntaxNode, range: TextRange, text: &str) -> Option<Gr
     if !text.bytes().all(|b| b == b' ' || b == b'\t') {
         return None;
     }
-    let at = root.token_at_offset(range.start());
-    let (left, right) = match at {
-        rowan::TokenAtOffset::None => return None,
-        rowan::TokenAtOffset::Single(t) => (None, Some(t)),
-        rowan::TokenAtOffset::Between(l, r) => (Some(l), Some(r)),
-    };
+    let left = token_left(root, range.start());
+    let right = token_right(root, range.start());
+    // Inside a token, it is the only candidate.
+    let left = left.filter(|l| Some(l) != right.as_ref());
     for t in [&left, &right].into_iter().flatten() {
         if t.kind() == WHITESPACE && t.text_range().contains_range(range) {
             let start = usize::from(range.start() - t.text_range().start());
@@ -253,9 +252,7 @@ fn reparse_root(
 /// Kind of the token at `offset`, for tests.
 #[cfg(test)]
 fn kind_at(root: &SyntaxNode, offset: u32) -> Option<SyntaxKind> {
-    root.token_at_offset(TextSize::from(offset))
-        .right_biased()
-        .map(|t| t.kind())
+    token_right(root, TextSize::from(offset)).map(|t| t.kind())
 }
 
 #[cfg(test)]

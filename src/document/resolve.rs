@@ -1,6 +1,10 @@
 //! Resolution of an [`Address`] against a tree.
 
-use crate::ast::{Body, Expr};
+use rowan::{GreenNodeData, NodeOrToken};
+use text_size::TextRange;
+
+use crate::ast::{AstNode, Attribute, Block, Body, Expr, decode_quoted};
+use crate::syntax_kind::SyntaxKind::*;
 
 use super::address::{Address, Step};
 use super::error::EditError;
@@ -44,46 +48,115 @@ impl Address {
     }
 }
 
+/// The first identifier token of a green node (an attribute's name, a
+/// block's type).
+fn green_name(node: &GreenNodeData) -> Option<&str> {
+    node.children().find_map(|c| match c {
+        NodeOrToken::Token(t) if t.kind() == IDENT.into() => Some(t.text()),
+        _ => None,
+    })
+}
+
+/// Compares a label (green) with a step without allocating when the
+/// label is an identifier or a plain quoted string.
+fn label_matches(label: &GreenNodeData, step: &Step) -> bool {
+    if matches!(step, Step::Any) {
+        return true;
+    }
+    let Step::Name(name) = step else {
+        return false;
+    };
+    let mut literal: Option<&str> = None;
+    let mut parts = 0;
+    for c in label.children() {
+        if let NodeOrToken::Token(t) = c {
+            if t.kind() == IDENT.into() {
+                return t.text() == name;
+            }
+            if t.kind() == TEMPLATE_LITERAL.into() {
+                literal = Some(t.text());
+                parts += 1;
+            }
+        }
+    }
+    match (literal, parts) {
+        (None, 0) => name.is_empty(),
+        (Some(text), 1) if !text.contains(['\\', '$', '%']) => text == name,
+        _ => {
+            let text: String = label
+                .children()
+                .filter_map(|c| c.into_token())
+                .filter(|t| t.kind() == TEMPLATE_LITERAL.into())
+                .map(|t| decode_quoted(t.text()))
+                .collect();
+            &text == name
+        }
+    }
+}
+
 fn walk_body(body: &Body, steps: &[Step], i: usize, out: &mut Vec<Item>, deepest: &mut usize) {
     let Some(step) = steps.get(i) else {
         return;
     };
-    for attr in body.attributes() {
-        if attr.name().is_some_and(|n| step.matches_name(&n)) && !matches!(step, Step::Key(_)) {
-            *deepest = (*deepest).max(i + 1);
+    if matches!(step, Step::Key(_) | Step::Index(_)) {
+        return;
+    }
+    let node = body.syntax();
+    // The children are looked at on the green tree (no allocation); a
+    // syntax node is made only for the matches.
+    let mut offset = node.text_range().start();
+    for child in node.green().children() {
+        let len = child.text_len();
+        let range = TextRange::at(offset, len);
+        offset += len;
+        let NodeOrToken::Node(green) = child else {
+            continue;
+        };
+        let is_attr = green.kind() == ATTRIBUTE.into();
+        if !is_attr && green.kind() != BLOCK.into() {
+            continue;
+        }
+        if !green_name(green).is_some_and(|n| step.matches_name(n)) {
+            continue;
+        }
+        *deepest = (*deepest).max(i + 1);
+        if !is_attr {
+            // Counts the labels and how many match, in one pass.
+            let (mut count, mut matched) = (0, 0);
+            for label in green.children().filter_map(|c| c.into_node()) {
+                if label.kind() != BLOCK_LABEL.into() {
+                    continue;
+                }
+                let step = steps.get(i + 1 + count);
+                if matched == count && step.is_some_and(|s| label_matches(label, s)) {
+                    matched += 1;
+                }
+                count += 1;
+            }
+            *deepest = (*deepest).max(i + 1 + matched);
+            if matched < count || i + 1 + count > steps.len() {
+                continue;
+            }
+        }
+        let Some(item) = node.covering_element(range).into_node() else {
+            continue;
+        };
+        if is_attr {
+            let Some(attr) = Attribute::cast(item) else {
+                continue;
+            };
             if i + 1 == steps.len() {
                 out.push(Item::Attribute(attr));
             } else if let Some(expr) = attr.expr() {
                 walk_value(&expr, steps, i + 1, out, deepest);
             }
-        }
-    }
-    for block in body.blocks() {
-        if !block.type_name().is_some_and(|n| step.matches_name(&n)) || matches!(step, Step::Key(_))
-        {
-            continue;
-        }
-        *deepest = (*deepest).max(i + 1);
-        let labels: Vec<String> = block.labels().map(|l| l.value()).collect();
-        let end = i + 1 + labels.len();
-        if end > steps.len() {
-            continue;
-        }
-        let matched = labels
-            .iter()
-            .zip(&steps[i + 1..end])
-            .take_while(|(label, step)| {
-                !matches!(step, Step::Index(_) | Step::Key(_)) && step.matches_name(label)
-            })
-            .count();
-        *deepest = (*deepest).max(i + 1 + matched);
-        if matched < labels.len() {
-            continue;
-        }
-        if end == steps.len() {
-            out.push(Item::Block(block));
-        } else if let Some(inner) = block.body() {
-            walk_body(&inner, steps, end, out, deepest);
+        } else if let Some(block) = Block::cast(item) {
+            let end = i + 1 + block.labels().count();
+            if end == steps.len() {
+                out.push(Item::Block(block));
+            } else if let Some(inner) = block.body() {
+                walk_body(&inner, steps, end, out, deepest);
+            }
         }
     }
 }
