@@ -97,6 +97,13 @@ fn unwrap_interpolation(template: &GreenNodeData, offset: u32) -> Option<TextEdi
     }
     let mut toks = Vec::new();
     collect_tokens(interp.as_node()?, *at, &mut toks);
+    // Drop the interpolation's own `${` and `}` (nested ones stay).
+    if toks.first().map(|t| t.kind) == Some(INTERP_START) {
+        toks.remove(0);
+    }
+    if toks.last().map(|t| t.kind) == Some(TEMPLATE_SEQ_END) {
+        toks.pop();
+    }
     let units = units(&toks);
     let first = units.iter().position(|u| u.kind != NEWLINE)?;
     let last = units.iter().rposition(|u| u.kind != NEWLINE)?;
@@ -105,15 +112,14 @@ fn unwrap_interpolation(template: &GreenNodeData, offset: u32) -> Option<TextEdi
         .iter()
         .map(|t| t.text)
         .collect();
-    // As terraform: a value that spans lines is wrapped in parentheses,
-    // unless it already is. Two fixes where terraform writes invalid HCL:
-    // "already" means one pair of parentheses around everything (not
-    // `(a)` … `(b)`), and a line comment before the end also makes the
-    // value span lines (its newline would end the attribute).
-    let multi_line = units.iter().enumerate().any(|(i, u)| {
-        u.kind == NEWLINE || (u.kind == COMMENT && i + 1 < units.len() && u.first < u.last)
-    });
-    let new_text = if multi_line && !is_parenthesized(units) {
+    // As terraform: a value that spans lines is wrapped in parentheses
+    // unless it starts with `(` and ends with `)`. Where that would leave a
+    // newline (or a line comment's newline) outside any bracket, which
+    // ends the attribute and breaks the file (`(a)` newline `+ (b)`), it
+    // is wrapped too.
+    let multi_line = units.iter().any(|u| u.kind == NEWLINE);
+    let looks_wrapped = units[0].kind == L_PAREN && units[units.len() - 1].kind == R_PAREN;
+    let new_text = if (multi_line && !looks_wrapped) || breaks_at_top_level(units) {
         format!("({inner})")
     } else {
         inner
@@ -121,23 +127,16 @@ fn unwrap_interpolation(template: &GreenNodeData, offset: u32) -> Option<TextEdi
     Some(TextEdit::replace(range(offset, template), new_text))
 }
 
-/// True when the first unit is a `(` whose matching `)` is the last unit.
-fn is_parenthesized(units: &[Unit]) -> bool {
-    if units.first().map(|u| u.kind) != Some(L_PAREN) {
-        return false;
-    }
-    let mut depth = 0i32;
+/// True if a newline, or a line comment before the end (its newline),
+/// stands outside every bracket: unwrapped, it would end the attribute.
+fn breaks_at_top_level(units: &[Unit]) -> bool {
+    let mut depth = 0;
     for (i, u) in units.iter().enumerate() {
-        match u.kind {
-            L_PAREN => depth += 1,
-            R_PAREN => {
-                depth -= 1;
-                if depth == 0 {
-                    return i + 1 == units.len();
-                }
-            }
-            _ => {}
+        let line_comment = u.kind == COMMENT && u.first < u.last;
+        if depth <= 0 && (u.kind == NEWLINE || (line_comment && i + 1 < units.len())) {
+            return true;
         }
+        depth += u.kind.bracket_value();
     }
     false
 }
@@ -151,11 +150,11 @@ struct Unit {
     last: usize,
 }
 
-/// The units between `${` and `}` of an interpolation's tokens.
+/// The units of the tokens between an interpolation's `${` and `}`.
 fn units(toks: &[Tok<'_>]) -> Vec<Unit> {
     let mut out: Vec<Unit> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
-        if matches!(t.kind, INTERP_START | TEMPLATE_SEQ_END | WHITESPACE) {
+        if t.kind == WHITESPACE {
             continue;
         }
         let merges = t.kind == NEWLINE
@@ -345,6 +344,15 @@ mod tests {
         // everything.
         assert_eq!(tf("a = \"${\n# c\nx\n}\"\n"), "a = (# c\nx)\n");
         assert_eq!(tf("a = \"${(a)\n+ (b)}\"\n"), "a = ((a)\n+ (b))\n");
+        // Nested templates count as brackets too.
+        assert_eq!(
+            tf("a = \"${(\"${b}\")\n+ (c)}\"\n"),
+            "a = ((\"${b}\")\n+ (c))\n"
+        );
+        assert_eq!(
+            tf("a = \"${(\"${b}\" +\n c)}\"\n"),
+            "a = (\"${b}\" +\n c)\n"
+        );
         // Only whole values.
         assert_eq!(tf("a = [\"${x}\"]\n"), "a = [\"${x}\"]\n");
     }
