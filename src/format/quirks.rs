@@ -42,7 +42,12 @@ enum Fix {
 /// Returns true when the last token now runs to the end of the text.
 pub(crate) fn follow_upstream_scanner(toks: &mut Vec<Tok>, text: &str) -> bool {
     let src = text.as_bytes();
-    let fixes = find_fixes(toks, src);
+    // Quirks 1 and 2 need a `\r` or a backslash.
+    let fixes = if src.iter().any(|&b| b == b'\r' || b == b'\\') {
+        find_fixes(toks, src)
+    } else {
+        Vec::new()
+    };
     let mut cut = false;
     if !fixes.is_empty() {
         let mut out = Vec::with_capacity(toks.len() + fixes.len());
