@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Replaces the contents of `path` with `contents` atomically: the data is
 /// written to a temporary file in the same folder, flushed to disk, given
-/// the original file's permissions, then renamed over the original. A
+/// the original file's permissions (and owner, where allowed), then renamed
+/// over the original (so a hard link to the old file keeps the old text). A
 /// crash, a full disk or any error leaves either the old or the new
 /// contents, never a truncated file (the temporary file is removed on
 /// error). When `path` is a symbolic link, the file it points to is
@@ -18,16 +19,17 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let permissions = match fs::metadata(&target) {
-        Ok(meta) => Some(meta.permissions()),
+    let original = match fs::metadata(&target) {
+        Ok(meta) => Some(meta),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(e),
     };
     let (tmp_path, mut tmp) = create_temp(&dir, &target)?;
     let result = (|| {
         tmp.write_all(contents)?;
-        if let Some(p) = permissions {
-            tmp.set_permissions(p)?;
+        if let Some(meta) = &original {
+            keep_owner(&tmp, meta);
+            tmp.set_permissions(meta.permissions())?;
         }
         tmp.sync_all()?;
         drop(tmp);
@@ -39,6 +41,18 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&tmp_path);
     }
     result
+}
+
+/// Gives the new file the original's owner and group, when allowed (a
+/// user may only keep their own; root may keep anyone's).
+fn keep_owner(file: &File, original: &fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid()));
+    }
+    #[cfg(not(unix))]
+    let _ = (file, original);
 }
 
 /// The file a symbolic link points to (or `path` itself).
@@ -130,6 +144,25 @@ mod tests {
         assert_eq!(fs::read_to_string(&file).unwrap(), "a = 1\n");
         let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeps_the_owner_when_allowed() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = scratch("owner");
+        let file = dir.join("main.tf");
+        fs::write(&file, "a=1\n").unwrap();
+        // Only root can give a file away; skip otherwise.
+        if std::os::unix::fs::chown(&file, Some(65534), Some(65534)).is_err() {
+            eprintln!("note: not allowed to change owners; skipping");
+            fs::remove_dir_all(&dir).unwrap();
+            return;
+        }
+        write_atomic(&file, b"a = 1\n").unwrap();
+        let meta = fs::metadata(&file).unwrap();
+        assert_eq!((meta.uid(), meta.gid()), (65534, 65534));
         fs::remove_dir_all(&dir).unwrap();
     }
 
