@@ -403,14 +403,20 @@ fn object(p: &mut Parser) {
     p.bump(); // `{`
     p.with_newlines(true, |p| {
         loop {
+            // At the start of a line (after `{`'s newline or an item that
+            // took its own), blank lines and detached comments go to the
+            // object; comment lines directly above an item go to the item.
+            if p.pos > 0 && p.raw(p.pos - 1) == Some(NEWLINE) {
+                body::skip_detached_lines(p, true);
+                if has_leading_comment_lines(p) {
+                    if !object_item(p) {
+                        break;
+                    }
+                    continue;
+                }
+            }
             if p.at(NEWLINE) {
                 p.bump();
-                body::skip_detached_lines(p, true);
-                // Comment lines left in place lead the next item: parse it
-                // now, before the lookahead above would place them.
-                if has_leading_comment_lines(p) && !object_item(p) {
-                    break;
-                }
                 continue;
             }
             if p.eat(R_BRACE) {
