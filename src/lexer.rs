@@ -494,21 +494,13 @@ impl<'a> Lexer<'a> {
             b'%' => (PERCENT, 1),
             b'?' => (QUESTION, 1),
             b',' => (COMMA, 1),
-            b'&' => {
-                if next == b'&' {
-                    (AMP2, 2)
-                } else {
-                    self.invalid_char(start, '&');
+            // `&&` and `||`; a single `&` or `|` is not HCL.
+            b'&' | b'|' => {
+                if next != b {
+                    self.invalid_char(start, b as char);
                     return;
                 }
-            }
-            b'|' => {
-                if next == b'|' {
-                    (PIPE2, 2)
-                } else {
-                    self.invalid_char(start, '|');
-                    return;
-                }
+                (if b == b'&' { AMP2 } else { PIPE2 }, 2)
             }
             b':' => {
                 if next == b':' {
@@ -809,11 +801,10 @@ pub(crate) fn line_starts_attribute(src: &[u8], at: usize) -> bool {
     }
     match src.get(i) {
         Some(c) if c.is_ascii_alphabetic() || *c == b'_' => i += 1,
-        Some(c) if *c >= 0x80 => {
-            let Some(ch) = std::str::from_utf8(&src[i..(i + 4).min(src.len())])
-                .ok()
-                .or_else(|| std::str::from_utf8(&src[i..(i + 3).min(src.len())]).ok())
-                .or_else(|| std::str::from_utf8(&src[i..(i + 2).min(src.len())]).ok())
+        Some(&c) if c >= 0x80 => {
+            let Some(ch) = src
+                .get(i..i + utf8_len(c))
+                .and_then(|b| std::str::from_utf8(b).ok())
                 .and_then(|s| s.chars().next())
             else {
                 return false;

@@ -299,6 +299,12 @@ impl ForExpr {
     }
 }
 
+/// The key and value variables of one or two declared after `for`.
+pub(crate) fn key_and_value(vars: Vec<SyntaxToken>) -> (Option<SyntaxToken>, Option<SyntaxToken>) {
+    let key = (vars.len() == 2).then(|| vars[0].clone());
+    (key, vars.last().cloned())
+}
+
 /// The variable tokens declared after `for` (one or two).
 pub(crate) fn for_vars(node: &SyntaxNode) -> Vec<SyntaxToken> {
     let mut vars = Vec::new();
@@ -327,13 +333,12 @@ impl ForIntro {
 
     /// The key variable, when two are declared.
     pub fn key_var(&self) -> Option<SyntaxToken> {
-        let vars = self.vars();
-        (vars.len() == 2).then(|| vars[0].clone())
+        key_and_value(self.vars()).0
     }
 
     /// The value variable (the only one, or the second).
     pub fn value_var(&self) -> Option<SyntaxToken> {
-        self.vars().last().cloned()
+        key_and_value(self.vars()).1
     }
 
     /// The collection.

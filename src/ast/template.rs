@@ -206,13 +206,12 @@ impl ForDirective {
 
     /// The key variable, when two are declared.
     pub fn key_var(&self) -> Option<SyntaxToken> {
-        let vars = self.vars();
-        (vars.len() == 2).then(|| vars[0].clone())
+        super::expr::key_and_value(self.vars()).0
     }
 
     /// The value variable.
     pub fn value_var(&self) -> Option<SyntaxToken> {
-        self.vars().last().cloned()
+        super::expr::key_and_value(self.vars()).1
     }
 
     /// The collection.

@@ -558,16 +558,7 @@ fn for_expr(p: &mut Parser, object: bool) {
     p.bump(); // `[` or `{`
     p.with_newlines(false, |p| {
         p.start(FOR_INTRO);
-        p.bump(); // `for`
-        if p.expect(IDENT, "a variable name after `for`") && p.eat(COMMA) {
-            p.expect(IDENT, "a second variable name after `,`");
-        }
-        if p.at_keyword("in") {
-            p.bump();
-        } else {
-            p.error_expected("`in` after the for variables");
-        }
-        expr(p, "the collection to iterate after `in`");
+        for_variables_and_collection(p);
         p.expect(COLON, "`:` after the collection");
         p.finish();
         expr(p, "an expression after `:`");
@@ -605,38 +596,28 @@ fn for_expr(p: &mut Parser, object: bool) {
     p.finish();
 }
 
+/// `for k, v in coll` (without what ends it: `:` in an expression, `}` in
+/// a template directive), shared by `for` expressions and directives.
+pub(super) fn for_variables_and_collection(p: &mut Parser) {
+    p.bump(); // `for`
+    if p.expect(IDENT, "a variable name after `for`") && p.eat(COMMA) {
+        p.expect(IDENT, "a second variable name after `,`");
+    }
+    if p.at_keyword("in") {
+        p.bump();
+    } else {
+        p.error_expected("`in` after the for variables");
+    }
+    expr(p, "the collection to iterate after `in`");
+}
+
 /// Inside brackets: wraps tokens up to one of `stops` (at bracket depth
 /// zero) in an `ERROR` node. Returns `true` when it stopped at a stop token;
 /// `false` at an unmatched closer, the end of the text, or a line that looks
 /// like the next attribute or block (the brackets were never closed).
 pub(super) fn recover_in_list(p: &mut Parser, stops: &[SyntaxKind]) -> bool {
-    let mut opened = false;
-    let mut balance = 0i64;
-    let result = loop {
-        let Some(kind) = p.current() else { break false };
-        if balance <= 0 {
-            if stops.contains(&kind) {
-                break true;
-            }
-            if looks_like_next_item(p) {
-                break false;
-            }
-        }
-        let v = bracket_balance(kind);
-        if v < 0 && balance <= 0 {
-            break false;
-        }
-        balance += v;
-        if !opened {
-            p.start(ERROR);
-            opened = true;
-        }
-        p.bump();
-    };
-    if opened {
-        p.finish();
-    }
-    result
+    let stopped = p.recover_balanced(|p, kind| stops.contains(&kind) || looks_like_next_item(p));
+    stopped.is_some_and(|kind| stops.contains(&kind))
 }
 
 /// True if the next significant token starts a line that reads like a new

@@ -360,24 +360,22 @@ impl<'t> Parser<'t> {
         TextRange::new(self.starts[i].into(), self.starts[i + 1].into())
     }
 
-    /// Wraps tokens up to the end of the line (or an unmatched closer) in
-    /// an `ERROR` node, keeping brackets balanced. The newline itself is
-    /// left in place. `stop_at` tokens at bracket depth zero also end it.
-    fn recover_line(&mut self, stop_at: &[SyntaxKind]) {
-        let saved = self.nl_significant;
-        self.nl_significant = true;
+    /// Wraps tokens in an `ERROR` node, keeping brackets balanced, until
+    /// `stop` accepts a token at bracket depth zero (returned, left in
+    /// place), an unmatched closer (left for the enclosing construct) or the
+    /// end of the text (both return `None`).
+    fn recover_balanced(&mut self, stop: impl Fn(&Self, SyntaxKind) -> bool) -> Option<SyntaxKind> {
         let mut opened = false;
         let mut balance: i64 = 0;
+        let mut stopped = None;
         while let Some(kind) = self.current() {
-            if balance <= 0 && (kind == NEWLINE || stop_at.contains(&kind)) {
+            if balance <= 0 && stop(self, kind) {
+                stopped = Some(kind);
                 break;
             }
             let v = bracket_balance(kind);
             if v < 0 && balance <= 0 {
-                break; // an unmatched closer belongs to an enclosing construct
-            }
-            if kind == NEWLINE && balance > 0 {
-                // Inside brackets a newline is part of the junk.
+                break;
             }
             balance += v;
             if !opened {
@@ -389,7 +387,16 @@ impl<'t> Parser<'t> {
         if opened {
             self.finish();
         }
-        self.nl_significant = saved;
+        stopped
+    }
+
+    /// Wraps tokens up to the end of the line (or an unmatched closer) in
+    /// an `ERROR` node, keeping brackets balanced. The newline itself is
+    /// left in place. `stop_at` tokens at bracket depth zero also end it.
+    fn recover_line(&mut self, stop_at: &[SyntaxKind]) {
+        self.with_newlines(true, |p| {
+            p.recover_balanced(|_, kind| kind == NEWLINE || stop_at.contains(&kind));
+        });
     }
 
     /// True if the nesting limit is reached; reports it and wraps the next

@@ -242,34 +242,13 @@ fn close_sequence(p: &mut Parser, what: &str) {
         return;
     }
     p.error_expected(what);
-    let mut opened = false;
-    let mut balance = 0i64;
-    while let Some(kind) = p.current() {
-        if balance <= 0 && kind == TEMPLATE_SEQ_END {
-            break;
-        }
-        if balance <= 0 && kind == IDENT && starts_attribute_line(p, p.nth_index(0)) {
+    p.recover_balanced(|p, kind| {
+        kind == TEMPLATE_SEQ_END
+            || kind == TEMPLATE_LITERAL
             // The lexer ended the sequence at the newline before this line
             // (see `lexer::line_starts_attribute`).
-            break;
-        }
-        let v = bracket_balance(kind);
-        if v < 0 && balance <= 0 {
-            break;
-        }
-        if balance <= 0 && matches!(kind, TEMPLATE_LITERAL) {
-            break;
-        }
-        balance += v;
-        if !opened {
-            p.start(ERROR);
-            opened = true;
-        }
-        p.bump();
-    }
-    if opened {
-        p.finish();
-    }
+            || (kind == IDENT && starts_attribute_line(p, p.nth_index(0)))
+    });
     p.eat(TEMPLATE_SEQ_END);
 }
 
@@ -324,16 +303,7 @@ fn template_for(p: &mut Parser, ctx: Ctx) {
     p.start(FOR_DIRECTIVE);
     p.bump_raw(); // `%{`
     p.with_newlines(false, |p| {
-        p.bump(); // `for`
-        if p.expect(IDENT, "a variable name after `for`") && p.eat(COMMA) {
-            p.expect(IDENT, "a second variable name after `,`");
-        }
-        if p.at_keyword("in") {
-            p.bump();
-        } else {
-            p.error_expected("`in` after the for variables");
-        }
-        expr::expr(p, "the collection to iterate after `in`");
+        expr::for_variables_and_collection(p);
         close_sequence(p, "`}` to close `%{ for`");
     });
     p.finish();
