@@ -8,6 +8,7 @@ use super::{EXIT_ERRORS, EXIT_OK};
 pub struct CheckArgs {
     /// Files or directories (walked recursively for .tf, .tfvars, .hcl and
     /// .nomad files); `-` reads standard input. Defaults to `.`.
+    #[arg(default_value = ".")]
     paths: Vec<String>,
     /// Print nothing, only set the exit code.
     #[arg(short, long)]
@@ -15,11 +16,7 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs) -> i32 {
-    let paths = if args.paths.is_empty() {
-        vec![".".to_string()]
-    } else {
-        args.paths
-    };
+    let paths = args.paths;
     let (inputs, walk_errors) = expand(&paths, true);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {

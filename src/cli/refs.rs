@@ -15,6 +15,7 @@ const EXIT_NONE: i32 = 1;
 pub struct RefsArgs {
     /// Files or directories (walked recursively for .tf, .tfvars, .hcl and
     /// .nomad files); `-` reads standard input. Defaults to `.`.
+    #[arg(default_value = ".")]
     paths: Vec<String>,
     /// Print a JSON array of references, with the byte range, line and
     /// column of every step.
@@ -30,11 +31,7 @@ pub struct RefsArgs {
 /// were found, 1 when none, 2 on read or syntax errors (files with syntax
 /// errors are reported and skipped).
 pub fn run(args: RefsArgs) -> i32 {
-    let paths = if args.paths.is_empty() {
-        vec![".".to_string()]
-    } else {
-        args.paths
-    };
+    let paths = args.paths;
     let (inputs, walk_errors) = expand(&paths, true);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {

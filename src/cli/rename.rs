@@ -47,6 +47,7 @@ pub struct RenameArgs {
     to: String,
     /// Files or directories (walked recursively for .tf, .tfvars, .hcl and
     /// .nomad files); `-` reads standard input. Defaults to `.`.
+    #[arg(default_value = ".")]
     paths: Vec<String>,
 }
 
@@ -95,11 +96,7 @@ pub fn run(args: RenameArgs) -> i32 {
             return EXIT_ERRORS;
         }
     };
-    let paths = if args.paths.is_empty() {
-        vec![".".to_string()]
-    } else {
-        args.paths.clone()
-    };
+    let paths = args.paths.clone();
     let (inputs, walk_errors) = expand(&paths, !args.terraform);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
