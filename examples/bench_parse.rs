@@ -14,13 +14,20 @@
 //! - full parsing (`hclwright::parse`: lexing, parsing, building the rowan
 //!   tree and the error list);
 //! - printing a parsed tree back to text (`syntax().to_string()`).
+//!
+//! It allocates with mimalloc, like the `hclwright` command-line tool (the
+//! library itself uses whatever allocator its user has; with the system
+//! allocator parsing is slower, as parsing builds many small tree nodes).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Timed repetitions per stage; the best one counts.
-const REPS: usize = 7;
+const REPS: usize = 15;
 /// Target throughput of `hclwright::parse`, MB/s.
 const PARSE_TARGET: f64 = 170.0;
 /// Target throughput of `hclwright::lexer::tokenize`, MB/s.
@@ -48,7 +55,7 @@ fn main() {
             String::new()
         }
     );
-    println!("best of {REPS} runs after a warm-up\n");
+    println!("best of {REPS} runs after a warm-up; allocator: mimalloc\n");
 
     let lex = best_of(|| {
         for t in &texts {
