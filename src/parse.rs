@@ -23,7 +23,8 @@ pub struct Parse {
 
 impl Parse {
     pub(crate) fn new(text: &str, entry: Entry) -> Parse {
-        let (green, errors) = parse_text(text, entry);
+        let (green, errors) = parse_text(text, entry, true);
+        let green = green.expect("a tree is built");
         Parse { green, errors }
     }
 

@@ -60,6 +60,11 @@ fn corpus_parses_like_upstream() {
             failures.push(format!("{rel}: not lossless"));
             continue;
         }
+        if hclwright::syntax_errors(&text) != parse.errors() {
+            failures.push(format!(
+                "{rel}: syntax_errors differs from parse().errors()"
+            ));
+        }
         let expect_invalid = invalid.contains(&rel);
         match (expect_invalid, parse.errors().is_empty()) {
             (true, false) => invalid_ok += 1,

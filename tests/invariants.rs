@@ -15,6 +15,11 @@ fn check(text: &str) {
             assert!(e.line >= 1 && e.column >= 1);
         }
     }
+    // Checking without a tree finds exactly the same errors.
+    assert_eq!(
+        hclwright::syntax_errors(text),
+        hclwright::parse(text).errors()
+    );
     let lexed = hclwright::lexer::tokenize(text);
     assert_eq!(
         lexed.tokens.iter().map(|t| t.len as usize).sum::<usize>(),

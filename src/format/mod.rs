@@ -107,6 +107,15 @@ pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, Format
     match options.profile {
         Profile::Hclfmt => Ok(format(text)),
         Profile::Terraform => {
+            if !terraform::may_normalize(text) {
+                // Only the layout can change: checking the syntax needs no
+                // tree.
+                let errors = crate::syntax_errors(text);
+                if !errors.is_empty() {
+                    return Err(FormatError { errors });
+                }
+                return Ok(format(text));
+            }
             let parse = crate::parse(text);
             if !parse.errors().is_empty() {
                 return Err(FormatError {

@@ -17,6 +17,64 @@ use crate::syntax_kind::SyntaxKind::{self, *};
 type Child<'a> = NodeOrToken<&'a GreenNodeData, &'a GreenTokenData>;
 
 /// Applies the normalizations to `text`, whose syntax tree is `root`.
+/// True unless the text certainly needs none of the normalizations, judged
+/// from its tokens alone (so the syntax tree need not be built for the
+/// files — most of them — that only need the layout). Conservative: any
+/// token pattern that could start a normalization answers true.
+///
+/// - an interpolation-only value starts with `"` immediately followed by
+///   `${`;
+/// - a normalizable `type` is `type =` followed by `list`, `map`, `set` or
+///   a quoted `"string"`, `"list"`, `"map"`;
+/// - a bare label is an identifier after the identifier that starts a line.
+pub(crate) fn may_normalize(text: &str) -> bool {
+    let lexed = crate::lexer::tokenize(text);
+    let toks = &lexed.tokens;
+    let mut starts = Vec::with_capacity(toks.len() + 1);
+    let mut offset = 0usize;
+    for t in toks {
+        starts.push(offset);
+        offset += t.len as usize;
+    }
+    starts.push(offset);
+    let text_of = |i: usize| &text[starts[i]..starts[i + 1]];
+    // The next token at or after `i` that is not whitespace or a comment.
+    let next = |mut i: usize| {
+        while i < toks.len() && matches!(toks[i].kind, WHITESPACE | COMMENT) {
+            i += 1;
+        }
+        i
+    };
+    let mut line_start = true;
+    for i in 0..toks.len() {
+        let kind = toks[i].kind;
+        match kind {
+            OPEN_QUOTE if toks.get(i + 1).is_some_and(|t| t.kind == INTERP_START) => return true,
+            IDENT => {
+                let j = next(i + 1);
+                if line_start && toks.get(j).is_some_and(|t| t.kind == IDENT) {
+                    return true;
+                }
+                if text_of(i) == "type" && toks.get(j).is_some_and(|t| t.kind == EQ) {
+                    let k = next(j + 1);
+                    match toks.get(k).map(|t| t.kind) {
+                        Some(IDENT) if matches!(text_of(k), "list" | "map" | "set") => return true,
+                        Some(OPEN_QUOTE) => return true,
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        if kind == NEWLINE {
+            line_start = true;
+        } else if kind != WHITESPACE {
+            line_start = false;
+        }
+    }
+    false
+}
+
 pub(crate) fn normalize(text: &str, root: &GreenNodeData) -> String {
     let mut edits = Vec::new();
     // (body, its offset, is the body of a top-level `variable` block, is
@@ -380,5 +438,35 @@ mod tests {
         assert_eq!(tf("a \"\\u0041\" {}\n"), "a \"A\" {}\n");
         assert_eq!(tf("a \"x$${y}\" {}\n"), "a \"x$${y}\" {}\n");
         assert_eq!(tf("a \"é b\" {}\n"), "a \"é b\" {}\n");
+    }
+}
+
+#[cfg(test)]
+mod may_normalize_tests {
+    use super::may_normalize;
+
+    #[test]
+    fn finds_every_kind_of_normalization() {
+        for text in [
+            "a = \"${var.x}\"\n",
+            "variable \"v\" {\n  type = list\n}\n",
+            "variable \"v\" {\n  type = \"string\"\n}\n",
+            "module foo {\n}\n",
+            "resource \"a\" b {\n}\n",
+            "resource /* c */ x \"y\" {\n}\n",
+        ] {
+            assert!(may_normalize(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn layout_only_files_need_no_tree() {
+        for text in [
+            "a = \"x-${var.y}\"\n",
+            "variable \"v\" {\n  type = list(string)\n}\n",
+            "resource \"a\" \"b\" {\n  count = 1\n}\n",
+        ] {
+            assert!(!may_normalize(text), "{text:?}");
+        }
     }
 }

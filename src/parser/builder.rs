@@ -25,6 +25,8 @@ const MAX_SPACES: usize = 64;
 /// Builds a green tree from start/finish/token calls, with checkpoints to
 /// wrap what was already built.
 pub(crate) struct TreeBuilder<'t> {
+    /// False when only the errors are wanted: nothing is built.
+    build: bool,
     parents: Vec<(SyntaxKind, usize)>,
     children: Vec<GreenElement>,
     /// Tokens of fixed text, shared by every parse on this thread.
@@ -104,13 +106,28 @@ fn fixed_text(kind: SyntaxKind) -> bool {
 }
 
 impl<'t> TreeBuilder<'t> {
-    pub(crate) fn new(token_estimate: usize) -> TreeBuilder<'t> {
+    /// A builder; with `build` false every call is a no-op (for checking
+    /// syntax without the cost of a tree).
+    pub(crate) fn new(token_estimate: usize, build: bool) -> TreeBuilder<'t> {
+        if !build {
+            return TreeBuilder {
+                build,
+                parents: Vec::new(),
+                children: Vec::new(),
+                fixed: FixedTokens {
+                    by_kind: Vec::new(),
+                    spaces: Vec::new(),
+                },
+                interned: HashMap::default(),
+            };
+        }
         let fixed = FIXED
             .with(|cell| cell.borrow_mut().take())
             .unwrap_or_else(FixedTokens::new);
         let mut interned = HashMap::default();
         interned.reserve(token_estimate / 16);
         TreeBuilder {
+            build,
             parents: Vec::with_capacity(32),
             children: Vec::with_capacity(64.max(token_estimate / 8)),
             fixed,
@@ -121,6 +138,9 @@ impl<'t> TreeBuilder<'t> {
     /// Adds a token to the current node.
     #[inline]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &'t str) {
+        if !self.build {
+            return;
+        }
         let token = self.make_token(kind, text);
         self.children.push(NodeOrToken::Token(token));
     }
@@ -152,6 +172,9 @@ impl<'t> TreeBuilder<'t> {
     /// Starts a node; later children go into it until [`finish_node`](Self::finish_node).
     #[inline]
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
+        if !self.build {
+            return;
+        }
         self.parents.push((kind, self.children.len()));
     }
 
@@ -164,6 +187,9 @@ impl<'t> TreeBuilder<'t> {
     /// Starts a node that wraps everything built since `checkpoint`.
     #[inline]
     pub(crate) fn start_node_at(&mut self, checkpoint: Checkpoint, kind: SyntaxKind) {
+        if !self.build {
+            return;
+        }
         debug_assert!(checkpoint.0 <= self.children.len());
         debug_assert!(
             self.parents
@@ -176,13 +202,19 @@ impl<'t> TreeBuilder<'t> {
     /// Finishes the current node.
     #[inline]
     pub(crate) fn finish_node(&mut self) {
+        if !self.build {
+            return;
+        }
         let (kind, first) = self.parents.pop().expect("finish_node without start_node");
         let node = GreenNode::new(kind.into(), self.children.drain(first..));
         self.children.push(NodeOrToken::Node(node));
     }
 
-    /// The root, once every node is finished.
-    pub(crate) fn finish(mut self) -> GreenNode {
+    /// The root, once every node is finished (`None` when not building).
+    pub(crate) fn finish(mut self) -> Option<GreenNode> {
+        if !self.build {
+            return None;
+        }
         debug_assert!(self.parents.is_empty());
         debug_assert_eq!(self.children.len(), 1);
         let fixed = std::mem::replace(
@@ -194,7 +226,7 @@ impl<'t> TreeBuilder<'t> {
         );
         FIXED.with(|cell| *cell.borrow_mut() = Some(fixed));
         match self.children.pop() {
-            Some(NodeOrToken::Node(node)) => node,
+            Some(NodeOrToken::Node(node)) => Some(node),
             _ => unreachable!("the root is always a node"),
         }
     }
