@@ -52,13 +52,18 @@ pub(crate) fn may_normalize(text: &str) -> bool {
             OPEN_QUOTE if toks.get(i + 1).is_some_and(|t| t.kind == INTERP_START) => return true,
             IDENT => {
                 let j = next(i + 1);
-                if line_start && toks.get(j).is_some_and(|t| t.kind == IDENT) {
+                if line_start && has_bare_label(toks, j, next) {
                     return true;
                 }
                 if text_of(i) == "type" && toks.get(j).is_some_and(|t| t.kind == EQ) {
                     let k = next(j + 1);
                     match toks.get(k).map(|t| t.kind) {
-                        Some(IDENT) if matches!(text_of(k), "list" | "map" | "set") => return true,
+                        Some(IDENT)
+                            if matches!(text_of(k), "list" | "map" | "set")
+                                && toks.get(next(k + 1)).is_none_or(|t| t.kind != L_PAREN) =>
+                        {
+                            return true;
+                        }
                         Some(OPEN_QUOTE) => return true,
                         _ => {}
                     }
@@ -73,6 +78,35 @@ pub(crate) fn may_normalize(text: &str) -> bool {
         }
     }
     false
+}
+
+/// After a line's first identifier, at token `j`: is there a bare
+/// identifier among what could be block labels (identifiers and quoted
+/// strings)?
+fn has_bare_label(
+    toks: &[crate::lexer::Token],
+    mut j: usize,
+    next: impl Fn(usize) -> usize,
+) -> bool {
+    loop {
+        match toks.get(j).map(|t| t.kind) {
+            Some(IDENT) => return true,
+            Some(OPEN_QUOTE) => {
+                let mut k = j + 1;
+                while toks
+                    .get(k)
+                    .is_some_and(|t| !matches!(t.kind, CLOSE_QUOTE | NEWLINE))
+                {
+                    k += 1;
+                }
+                if toks.get(k).map(|t| t.kind) != Some(CLOSE_QUOTE) {
+                    return false;
+                }
+                j = next(k + 1);
+            }
+            _ => return false,
+        }
+    }
 }
 
 pub(crate) fn normalize(text: &str, root: &GreenNodeData) -> String {
@@ -468,5 +502,71 @@ mod may_normalize_tests {
         ] {
             assert!(!may_normalize(text), "{text:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod may_normalize_exhaustive {
+    use super::{may_normalize, normalize};
+
+    /// Every combination of a `variable` type, a block's labels and an
+    /// attribute value: whenever the pre-check says no tree is needed,
+    /// building one and normalizing indeed changes nothing.
+    #[test]
+    fn no_false_negatives() {
+        let types = [
+            "list",
+            "map",
+            "set",
+            "\"string\"",
+            "\"list\"",
+            "\"map\"",
+            "list(string)",
+            "string",
+            "any",
+            "\"x\"",
+            "map(any)",
+        ];
+        let labels = [
+            "",
+            " a",
+            " \"a\"",
+            " a \"b\"",
+            " \"a\" b",
+            " \"a\" /* c */ b",
+            " \"a\" \"b\"",
+        ];
+        let values = [
+            "\"${var.x}\"",
+            "\"x-${var.y}\"",
+            "\"s\"",
+            "var.z",
+            "\"${a}${b}\"",
+            "[\"${c}\"]",
+            "{ k = \"${d}\" }",
+            "\"%{ if e }f%{ endif }\"",
+        ];
+        let (mut skipped, mut built) = (0, 0);
+        for t in types {
+            for l in labels {
+                for v in values {
+                    let text = format!(
+                        "variable \"v\" {{\n  type = {t}\n}}\n\nblock{l} {{\n  attr = {v}\n}}\n"
+                    );
+                    let parse = crate::parse(&text);
+                    assert!(parse.errors().is_empty(), "{text}");
+                    if may_normalize(&text) {
+                        built += 1;
+                    } else {
+                        skipped += 1;
+                        assert_eq!(normalize(&text, parse.green()), text, "{text}");
+                    }
+                }
+            }
+        }
+        assert!(
+            skipped > 20 && built > 20,
+            "skipped {skipped}, built {built}"
+        );
     }
 }
