@@ -43,12 +43,12 @@ fn check_one(input: &Input, quiet: bool) -> bool {
             return false;
         }
     };
-    let parse = hclwright::parse(&text);
+    let errors = hclwright::syntax_errors(&text);
     if !quiet {
         let name = input.display_name();
-        for e in parse.errors() {
+        for e in &errors {
             eprint!("{}", e.render(&name, &text));
         }
     }
-    parse.errors().is_empty()
+    errors.is_empty()
 }

@@ -322,15 +322,11 @@ fn format_checked(text: &str, name: &str, options: &FormatOptions) -> Result<Str
     match options.profile {
         Profile::Hclfmt => {
             // The layout alone would accept broken input; the CLI does not.
-            let parse = hclwright::parse(text);
-            if parse.errors().is_empty() {
+            let errors = hclwright::syntax_errors(text);
+            if errors.is_empty() {
                 Ok(hclwright::format(text))
             } else {
-                Err(parse
-                    .errors()
-                    .iter()
-                    .map(|e| e.render(name, text))
-                    .collect())
+                Err(errors.iter().map(|e| e.render(name, text)).collect())
             }
         }
         _ => hclwright::format_with(text, options).map_err(|e| e.render(name, text)),
