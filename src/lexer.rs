@@ -737,6 +737,10 @@ impl<'a> Lexer<'a> {
             }
             match b {
                 b'\n' => return (i + 1, true),
+                // A carriage return not followed by a newline cannot be
+                // template text (upstream rejects it); the caller makes it
+                // an error token.
+                b'\r' if !self.compat && self.byte(i + 1) != b'\n' => return (i, false),
                 b'$' | b'%' => {
                     let c = src[i];
                     if self.byte(i + 1) == b'{' {
@@ -762,7 +766,8 @@ impl<'a> Lexer<'a> {
                 let line = &self.text[start..start + nl];
                 let marker =
                     &self.text[marker_start as usize..marker_start as usize + marker_len as usize];
-                if line.trim() == marker {
+                let content = line.strip_suffix('\r').unwrap_or(line);
+                if content.trim() == marker && (self.compat || !content.contains('\r')) {
                     let content = if line.ends_with('\r') { nl - 1 } else { nl };
                     self.push(HEREDOC_END, content);
                     self.push(NEWLINE, nl + 1 - content);
@@ -774,6 +779,9 @@ impl<'a> Lexer<'a> {
         if let Some(kind) = self.sequence_at(start) {
             return self.begin_sequence(kind);
         }
+        if self.lone_carriage_return(start) {
+            return;
+        }
         let (end, at_newline) = self.literal_line_end(start);
         self.push(TEMPLATE_LITERAL, end - start);
         if let Some(Mode::Heredoc { start_of_line, .. }) = self.modes.last_mut() {
@@ -781,10 +789,23 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// In template text (tree mode), a carriage return not followed by a
+    /// newline becomes an error token. Returns true if it was one.
+    fn lone_carriage_return(&mut self, at: usize) -> bool {
+        if self.compat || self.src[at] != b'\r' || self.byte(at + 1) == b'\n' {
+            return false;
+        }
+        self.invalid_char(at, '\r');
+        true
+    }
+
     fn bare_token(&mut self) {
         let start = self.pos;
         if let Some(kind) = self.sequence_at(start) {
             return self.begin_sequence(kind);
+        }
+        if self.lone_carriage_return(start) {
+            return;
         }
         let (end, _) = self.literal_line_end(start);
         self.push(TEMPLATE_LITERAL, end - start);

@@ -140,3 +140,23 @@ fn usage_errors_exit_one() {
     let o = hclwright(&["no-such-command"], &dir, None);
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_to_directories_are_not_followed() {
+    let dir = temp_dir("symlink");
+    fs::create_dir_all(dir.join("a")).unwrap();
+    fs::write(dir.join("a/main.tf"), "bad =\n").unwrap();
+    // A loop back up the tree, and a link to a file.
+    std::os::unix::fs::symlink("..", dir.join("a/loop")).unwrap();
+    std::os::unix::fs::symlink("main.tf", dir.join("a/link.tf")).unwrap();
+    let o = hclwright(&["check", "."], &dir, None);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let files: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(": expected"))
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    assert_eq!(files, ["./a/link.tf", "./a/main.tf"]);
+}

@@ -32,7 +32,7 @@ pub fn is_hcl_file_name(name: &str) -> bool {
 
 /// Expands paths: `-` is stdin, files are taken as given, directories are
 /// walked (recursively when `recursive`) for HCL files, skipping hidden
-/// folders and `.terraform`. Files come out sorted within each directory.
+/// folders (`.terraform` among them) and symbolic links to directories. Files come out sorted within each directory.
 /// Paths that cannot be read are returned as errors.
 pub fn expand(paths: &[String], recursive: bool) -> (Vec<Input>, Vec<String>) {
     let mut inputs = Vec::new();
@@ -69,8 +69,13 @@ fn walk(dir: &Path, recursive: bool, out: &mut Vec<Input>, errors: &mut Vec<Stri
         let Ok(file_type) = entry.file_type() else {
             continue;
         };
-        let is_dir = file_type.is_dir() || (file_type.is_symlink() && path.is_dir());
-        if is_dir {
+        // Symbolic links to directories are not followed (as `terraform
+        // fmt` does not): a link back up the tree would loop forever.
+        // Links to files are read like files.
+        if file_type.is_symlink() && path.is_dir() {
+            continue;
+        }
+        if file_type.is_dir() {
             if recursive && !name.starts_with('.') {
                 subdirs.push(path);
             }
