@@ -3,7 +3,10 @@
 //! For every input that is valid UTF-8:
 //! - `format` never panics and changes only spaces and tabs (besides
 //!   dropping a leading byte order mark);
-//! - it is idempotent;
+//! - it is idempotent on input without syntax errors (on broken input
+//!   upstream `hclwrite.Format` is not always idempotent — `. ..\x1c`
+//!   formats to `...\x1c`, then to `... \x1c` — and hclwright matches
+//!   upstream byte for byte);
 //! - `format_edits` gives the same result, and each of its edits replaces
 //!   a run of spaces and tabs (or the leading byte order mark) with spaces
 //!   and tabs;
@@ -27,11 +30,14 @@ fuzz_target!(|data: &[u8]| {
         skeleton(&out) == skeleton(without_bom),
         "format changed more than spaces and tabs: {text:?} -> {out:?}"
     );
-    let again = format(&out);
-    assert!(
-        again == out,
-        "format is not idempotent: {text:?} -> {out:?} -> {again:?}"
-    );
+    let valid = hclwright::parse(text).errors().is_empty();
+    if valid {
+        let again = format(&out);
+        assert!(
+            again == out,
+            "format is not idempotent: {text:?} -> {out:?} -> {again:?}"
+        );
+    }
 
     let edits = format_edits(text);
     for e in &edits {
