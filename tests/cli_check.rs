@@ -1,37 +1,26 @@
 //! `hclwright check` and `hclwright dump`: output format, directory walking,
 //! standard input and exit codes.
 
+mod common;
+
 use std::fs;
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::stderr;
 
 fn hclwright(args: &[&str], dir: &Path, stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run hclwright");
-    if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input).unwrap();
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
+    common::hclwright(dir, args, stdin.unwrap_or_default())
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
+/// A fresh directory that lives as long as the test process (so the paths
+/// in messages stay short and relative).
+fn temp_dir(name: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("hclwright-cli-check-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).to_string()
 }
 
 #[test]

@@ -1,58 +1,15 @@
 //! The `refs` and `rename` subcommands, run as a user would: output,
 //! files written or left alone, exit codes.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
-/// A fresh directory with the given files; removed on drop.
-struct TempDir(PathBuf);
+use std::path::Path;
+use std::process::Output;
 
-impl TempDir {
-    fn new(files: &[(&str, &str)]) -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let dir =
-            std::env::temp_dir().join(format!("hclwright-cli-refs-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for (name, text) in files {
-            let path = dir.join(name);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        TempDir(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.0.join(name)).unwrap()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{TempDir, stderr, stdout};
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hclwright"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
+    common::hclwright(dir, args, b"")
 }
 
 const MAIN: &str = "resource \"aws_instance\" \"web\" {\n  ami  = var.ami\n  name = \"${var.prefix}-web\"\n  tags = { for k, v in var.tags : k => v }\n}\n";
@@ -110,19 +67,7 @@ fn refs_exit_codes() {
 
 #[test]
 fn refs_reads_standard_input() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
-        .args(["refs", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"a = local.x[0]\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::hclwright(Path::new("."), &["refs", "-"], b"a = local.x[0]\n");
     assert_eq!(stdout(&out), "<stdin>:1:5: local.x[0]\n");
 }
 

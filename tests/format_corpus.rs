@@ -5,43 +5,18 @@
 //!
 //! Needs `HCLWRIGHT_CORPUS` (CI: `../shared/corpus`); skipped otherwise.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use hclwright::{FormatOptions, format, format_with};
 
-/// The corpus folder, or `None` (with a note) when it is not available.
 fn corpus() -> Option<PathBuf> {
-    let Ok(dir) = std::env::var("HCLWRIGHT_CORPUS") else {
-        eprintln!("note: HCLWRIGHT_CORPUS is not set; skipping the corpus test");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    if !dir.is_dir() {
-        eprintln!(
-            "note: {} is missing; skipping the corpus test",
-            dir.display()
-        );
-        return None;
-    }
-    Some(dir)
+    common::corpus("the corpus formatting test")
 }
 
-/// Every file under `dir` (hidden ones included), relative to `dir`, sorted.
 fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("readable corpus folder") {
-            let path = entry.expect("readable entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                out.push(path.strip_prefix(dir).expect("inside").to_path_buf());
-            }
-        }
-    }
-    out.sort();
-    out
+    common::corpus_files(dir)
 }
 
 fn read(path: &Path) -> String {

@@ -9,46 +9,15 @@
 //!
 //! Needs `HCLWRIGHT_CORPUS` (CI: `../shared/corpus`); skipped otherwise.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hclwright::diff::apply_edits;
 use hclwright::refs::{Rename, StepKind, references};
 
 const PREFIXES_PER_FILE: usize = 6;
-
-fn corpus() -> Option<PathBuf> {
-    let Ok(dir) = std::env::var("HCLWRIGHT_CORPUS") else {
-        eprintln!("note: HCLWRIGHT_CORPUS is not set; skipping the corpus rename property");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    if !dir.is_dir() {
-        eprintln!(
-            "note: {} is missing; skipping the corpus rename property",
-            dir.display()
-        );
-        return None;
-    }
-    Some(dir)
-}
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("readable corpus folder") {
-            let path = entry.expect("readable entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e != "txt") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Distinct prefixes `root.name` / `root.name.name` of the file's free
 /// references, spread over the file.
@@ -120,18 +89,16 @@ fn round_trip(path: &Path, text: &str, from: &str, to: &str) -> usize {
 
 #[test]
 fn rename_to_fresh_name_and_back_restores_every_file() {
-    let Some(dir) = corpus() else { return };
-    let invalid = std::fs::read_to_string(dir.join("INVALID.txt")).unwrap_or_default();
+    let Some(dir) = common::corpus("the corpus rename property") else {
+        return;
+    };
+    let invalid = common::invalid_files(&dir);
     let (mut files_checked, mut renames, mut references_renamed) = (0, 0, 0);
-    for path in files(&dir) {
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap()
-            .to_string_lossy()
-            .to_string();
-        if invalid.lines().any(|l| l.trim() == rel) {
+    for rel in common::corpus_files(&dir) {
+        if invalid.contains(&common::slash_path(&rel)) {
             continue;
         }
+        let path = dir.join(&rel);
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
