@@ -319,18 +319,8 @@ fn process(input: &Input, plan: &Plan) -> Outcome {
 /// Formats `text`, refusing it if it has syntax errors (whatever the
 /// profile); the error is the rendered list of syntax errors.
 fn format_checked(text: &str, name: &str, options: &FormatOptions) -> Result<String, String> {
-    match options.profile {
-        Profile::Hclfmt => {
-            // The layout alone would accept broken input; the CLI does not.
-            let errors = hclwright::syntax_errors(text);
-            if errors.is_empty() {
-                Ok(hclwright::format(text))
-            } else {
-                Err(errors.iter().map(|e| e.render(name, text)).collect())
-            }
-        }
-        _ => hclwright::format_with(text, options).map_err(|e| e.render(name, text)),
-    }
+    hclwright::format_with(text, &options.clone().refusing_syntax_errors())
+        .map_err(|e| e.render(name, text))
 }
 
 /// The profile for an input under `--profile`.

@@ -26,7 +26,15 @@ pub(crate) struct Layout<'a> {
 impl<'a> Layout<'a> {
     /// Lexes `src`; nothing is chosen yet.
     pub fn new(src: &'a str) -> Layout<'a> {
-        let view = TokenView::new(src);
+        Layout::with_view(src, TokenView::new(src))
+    }
+
+    /// Like [`new`](Self::new) for text known to have no syntax errors.
+    pub fn new_valid(src: &'a str) -> Layout<'a> {
+        Layout::with_view(src, TokenView::new_valid(src))
+    }
+
+    fn with_view(src: &'a str, view: TokenView) -> Layout<'a> {
         let lines = split_lines(&view.toks);
         let spaces = view.toks.iter().map(|t| t.original_spaces()).collect();
         let set = vec![false; view.toks.len()];

@@ -58,6 +58,14 @@ pub fn format(text: &str) -> String {
     layout.render()
 }
 
+/// [`format`] for text known to have no syntax errors (skips the search
+/// for scanner quirks that only broken input has).
+fn format_valid(text: &str) -> String {
+    let mut layout = Layout::new_valid(text);
+    layout.format_all();
+    layout.render()
+}
+
 /// The changes [`format`] makes, as sorted, non-overlapping edits that
 /// each replace one run of whitespace (empty when `text` is already
 /// formatted) — the form editors expect.
@@ -104,33 +112,28 @@ pub fn format_edits(text: &str) -> Vec<TextEdit> {
 /// assert_eq!((err.errors()[0].line, err.errors()[0].column), (2, 5));
 /// ```
 pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, FormatError> {
-    match options.profile {
-        Profile::Hclfmt => Ok(format(text)),
-        Profile::Terraform => {
-            if !terraform::may_normalize(text) {
-                // Only the layout can change: checking the syntax needs no
-                // tree.
-                let errors = crate::syntax_errors(text);
-                if !errors.is_empty() {
-                    return Err(FormatError { errors });
-                }
-                return Ok(format(text));
-            }
-            let parse = crate::parse(text);
-            if !parse.errors().is_empty() {
-                return Err(FormatError {
-                    errors: parse.errors().to_vec(),
-                });
-            }
-            let normalized = terraform::normalize(text, parse.green());
-            // The normalizations are built to keep the file valid; should
-            // one ever not, the file keeps its original content.
-            if normalized != text && !crate::parse(&normalized).errors().is_empty() {
-                return Ok(format(text));
-            }
-            Ok(format(&normalized))
-        }
+    if options.profile == Profile::Hclfmt && !options.refuse_syntax_errors {
+        return Ok(format(text));
     }
+    // One pass checks the syntax (without building a tree) and gives the
+    // tokens the terraform pre-check looks at.
+    let (_, errors, tokens) =
+        crate::parser::parse_text_with_tokens(text, crate::parser::Entry::File, false);
+    if !errors.is_empty() {
+        return Err(FormatError { errors });
+    }
+    if options.profile == Profile::Hclfmt || !terraform::may_normalize(text, &tokens) {
+        // Only the layout can change.
+        return Ok(format_valid(text));
+    }
+    let parse = crate::parse(text);
+    let normalized = terraform::normalize(text, parse.green());
+    // The normalizations are built to keep the file valid; should one ever
+    // not, the file keeps its original content.
+    if normalized != text && !crate::syntax_errors(&normalized).is_empty() {
+        return Ok(format_valid(text));
+    }
+    Ok(format_valid(&normalized))
 }
 
 /// Which formatter to imitate.
@@ -159,6 +162,12 @@ pub enum Profile {
 pub struct FormatOptions {
     /// The formatter to imitate.
     pub profile: Profile,
+    /// Refuse input with syntax errors (with the errors) instead of
+    /// formatting it. Always on for [`Profile::Terraform`]; for
+    /// [`Profile::Hclfmt`] off by default (upstream formats broken input
+    /// too), on for a command-line tool that must never rewrite a broken
+    /// file.
+    pub refuse_syntax_errors: bool,
 }
 
 impl FormatOptions {
@@ -174,7 +183,23 @@ impl FormatOptions {
 
     /// Options for `profile`.
     pub fn with_profile(profile: Profile) -> FormatOptions {
-        FormatOptions { profile }
+        FormatOptions {
+            profile,
+            refuse_syntax_errors: profile == Profile::Terraform,
+        }
+    }
+
+    /// The same options, refusing input with syntax errors.
+    ///
+    /// ```
+    /// use hclwright::{FormatOptions, format_with};
+    /// let strict = FormatOptions::hclfmt().refusing_syntax_errors();
+    /// assert!(format_with("a = [1,2\n", &strict).is_err());
+    /// assert_eq!(format_with("a=1\n", &strict).unwrap(), "a = 1\n");
+    /// ```
+    pub fn refusing_syntax_errors(mut self) -> FormatOptions {
+        self.refuse_syntax_errors = true;
+        self
     }
 }
 

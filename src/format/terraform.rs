@@ -27,9 +27,7 @@ type Child<'a> = NodeOrToken<&'a GreenNodeData, &'a GreenTokenData>;
 /// - a normalizable `type` is `type =` followed by `list`, `map`, `set` or
 ///   a quoted `"string"`, `"list"`, `"map"`;
 /// - a bare label is an identifier after the identifier that starts a line.
-pub(crate) fn may_normalize(text: &str) -> bool {
-    let lexed = crate::lexer::tokenize(text);
-    let toks = &lexed.tokens;
+pub(crate) fn may_normalize(text: &str, toks: &[crate::lexer::Token]) -> bool {
     let mut starts = Vec::with_capacity(toks.len() + 1);
     let mut offset = 0usize;
     for t in toks {
@@ -489,7 +487,10 @@ mod may_normalize_tests {
             "resource \"a\" b {\n}\n",
             "resource /* c */ x \"y\" {\n}\n",
         ] {
-            assert!(may_normalize(text), "{text:?}");
+            assert!(
+                may_normalize(text, &crate::lexer::tokenize(text).tokens),
+                "{text:?}"
+            );
         }
     }
 
@@ -500,7 +501,10 @@ mod may_normalize_tests {
             "variable \"v\" {\n  type = list(string)\n}\n",
             "resource \"a\" \"b\" {\n  count = 1\n}\n",
         ] {
-            assert!(!may_normalize(text), "{text:?}");
+            assert!(
+                !may_normalize(text, &crate::lexer::tokenize(text).tokens),
+                "{text:?}"
+            );
         }
     }
 }
@@ -555,7 +559,7 @@ mod may_normalize_exhaustive {
                     );
                     let parse = crate::parse(&text);
                     assert!(parse.errors().is_empty(), "{text}");
-                    if may_normalize(&text) {
+                    if may_normalize(&text, &crate::lexer::tokenize(&text).tokens) {
                         built += 1;
                     } else {
                         skipped += 1;

@@ -57,6 +57,17 @@ pub(crate) struct TokenView {
 impl TokenView {
     /// Lexes `text` the way the upstream formatter does.
     pub fn new(text: &str) -> TokenView {
+        TokenView::lex(text, false)
+    }
+
+    /// Like [`new`](Self::new), for text known to have no syntax errors:
+    /// the upstream scanner's quirks only ever concern broken input, so
+    /// they are not looked for.
+    pub fn new_valid(text: &str) -> TokenView {
+        TokenView::lex(text, true)
+    }
+
+    fn lex(text: &str, valid: bool) -> TokenView {
         let lexed = tokenize_with(
             text,
             LexOptions {
@@ -93,7 +104,7 @@ impl TokenView {
             }
         }
         let mut eof_ws = ws.unwrap_or(offset);
-        if quirks::follow_upstream_scanner(&mut toks, text) {
+        if !valid && quirks::follow_upstream_scanner(&mut toks, text) {
             // The last token runs to the end of the text.
             eof_ws = offset;
         }

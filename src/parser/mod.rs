@@ -47,6 +47,17 @@ pub(crate) fn parse_text(
     entry: Entry,
     build: bool,
 ) -> (Option<GreenNode>, Vec<SyntaxError>) {
+    let (green, errors, _) = parse_text_with_tokens(text, entry, build);
+    (green, errors)
+}
+
+/// [`parse_text`], also returning the tokens it parsed (the lexer's, in
+/// tree mode), for callers that want both without lexing twice.
+pub(crate) fn parse_text_with_tokens(
+    text: &str,
+    entry: Entry,
+    build: bool,
+) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>) {
     let start = if entry == Entry::Template {
         StartMode::Template
     } else {
@@ -97,7 +108,7 @@ pub(crate) fn parse_text(
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     errors.dedup_by(|a, b| a.range == b.range && a.message == b.message);
     SyntaxError::fill_positions(&mut errors, text);
-    (green, errors)
+    (green, errors, lexed.tokens)
 }
 
 pub(crate) struct Parser<'t> {
