@@ -26,6 +26,8 @@ pub(crate) struct Target {
 impl Target {
     pub fn of(doc: &Document, container: &Container) -> Option<Target> {
         match container {
+            // A part of a file does not know the whole top level.
+            Container::Root if doc.cuts.is_some() => None,
             Container::Root => Some(Target {
                 block: None,
                 body: Some(doc.body()),
@@ -350,14 +352,21 @@ impl Document {
         placement: Placement,
     ) -> Result<(), EditError> {
         let source = block_source(type_name, labels, body)?;
-        let containers = self.body_containers(parent)?;
-        let mut reps = Vec::new();
-        for container in containers {
-            let target = Target::of(self, &container)
-                .ok_or_else(|| EditError::unsupported(format!("`{parent}` is not a block")))?;
-            reps.push(insert_into_body(self, &target, &source, true, &placement)?);
-        }
-        self.edit(reps)
+        let address = if parent.is_empty() {
+            Address::new(Vec::new())
+        } else {
+            Address::parse(parent)?
+        };
+        self.scoped(&address, |doc| {
+            let containers = doc.body_containers(parent)?;
+            let mut reps = Vec::new();
+            for container in containers {
+                let target = Target::of(doc, &container)
+                    .ok_or_else(|| EditError::unsupported(format!("`{parent}` is not a block")))?;
+                reps.push(insert_into_body(doc, &target, &source, true, &placement)?);
+            }
+            doc.edit(reps)
+        })
     }
 
     /// The bodies at `parent`: the top level for `""`, else every block
@@ -394,18 +403,20 @@ impl Document {
         labels: &[&str],
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
-        let mut reps = Vec::new();
-        for item in self.resolve(&address)? {
-            let Item::Block(block) = item else {
-                return Err(EditError::unsupported(format!(
-                    "`{address}` is {} {}, not a block",
-                    article(item.kind_name()),
-                    item.kind_name()
-                )));
-            };
-            reps.extend(label_replacements(&block, labels)?);
-        }
-        self.edit(reps)
+        self.scoped(&address, |doc| {
+            let mut reps = Vec::new();
+            for item in doc.resolve(&address)? {
+                let Item::Block(block) = item else {
+                    return Err(EditError::unsupported(format!(
+                        "`{address}` is {} {}, not a block",
+                        article(item.kind_name()),
+                        item.kind_name()
+                    )));
+                };
+                reps.extend(label_replacements(&block, labels)?);
+            }
+            doc.edit(reps)
+        })
     }
 }
 

@@ -380,16 +380,18 @@ impl Document {
         index: Option<usize>,
         value: Value,
     ) -> Result<(), EditError> {
-        let result = self.insert_source(&address, index, &value.to_source());
-        match (result, &value) {
-            // A heredoc must end its line: written quoted where a comma
-            // or a bracket follows it.
-            (Err(EditError::Broken { .. }), Value::Heredoc(s)) => {
-                let quoted = Value::String(s.clone()).to_source();
-                self.insert_source(&address, index, &quoted)
+        self.scoped(&address, |doc| {
+            let result = doc.insert_source(&address, index, &value.to_source());
+            match (result, &value) {
+                // A heredoc must end its line: written quoted where a comma
+                // or a bracket follows it.
+                (Err(EditError::Broken { .. }), Value::Heredoc(s)) => {
+                    let quoted = Value::String(s.clone()).to_source();
+                    doc.insert_source(&address, index, &quoted)
+                }
+                (other, _) => other,
             }
-            (other, _) => other,
-        }
+        })
     }
 
     fn insert_source(

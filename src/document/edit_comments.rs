@@ -68,9 +68,17 @@ impl Document {
         lines: &[&str],
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
+        self.scoped(&address, |doc| doc.set_comments_above_at(&address, lines))
+    }
+
+    fn set_comments_above_at(
+        &mut self,
+        address: &Address,
+        lines: &[&str],
+    ) -> Result<(), EditError> {
         let root = self.syntax();
         let mut reps = Vec::new();
-        for item in self.resolve(&address)? {
+        for item in self.resolve(address)? {
             let core = match &item {
                 Item::Element { expr, .. } => {
                     crate::ast::AstNode::syntax(expr).text_range().start()
@@ -122,8 +130,16 @@ impl Document {
         text: Option<&str>,
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
+        self.scoped(&address, |doc| doc.set_inline_comment_at(&address, text))
+    }
+
+    fn set_inline_comment_at(
+        &mut self,
+        address: &Address,
+        text: Option<&str>,
+    ) -> Result<(), EditError> {
         let mut reps = Vec::new();
-        for item in self.resolve(&address)? {
+        for item in self.resolve(address)? {
             let existing = comments::inline(&item);
             match (existing, text) {
                 (Some(token), Some(text)) => {

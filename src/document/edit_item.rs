@@ -29,11 +29,6 @@ pub enum Placement {
 }
 
 impl Document {
-    /// The items `address` designates (all matches when it has `*`).
-    pub(crate) fn resolve(&self, address: &Address) -> Result<Vec<Item>, EditError> {
-        resolve::resolve(&self.body(), address)
-    }
-
     /// Sets the value at `address`: an attribute's, an object item's or a
     /// tuple element's. When the address does not exist but its parent
     /// does, the last step is created: an attribute in a block (after the
@@ -73,12 +68,22 @@ impl Document {
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
         let value = value.into();
-        match self.set_source(address.clone(), &value.to_source(), &placement) {
+        self.scoped(&address, |doc| doc.set_at(&address, &value, &placement))
+    }
+
+    /// [`Document::set_with`] on this document.
+    fn set_at(
+        &mut self,
+        address: &Address,
+        value: &Value,
+        placement: &Placement,
+    ) -> Result<(), EditError> {
+        match self.set_source(address.clone(), &value.to_source(), placement) {
             // A heredoc must end its line: where something follows it
             // (a comma, a bracket), the string is written quoted.
             Err(EditError::Broken { .. }) if matches!(value, Value::Heredoc(_)) => {
                 let quoted = Value::String(value.as_str().unwrap_or_default().to_string());
-                self.set_source(address, &quoted.to_source(), &placement)
+                self.set_source(address.clone(), &quoted.to_source(), placement)
             }
             other => other,
         }
@@ -92,7 +97,7 @@ impl Document {
         placement: &Placement,
     ) -> Result<(), EditError> {
         let source = source.to_string();
-        match resolve::resolve(&self.body(), &parsed) {
+        match self.resolve(&parsed) {
             Ok(items) => {
                 let root = self.syntax();
                 let mut reps = Vec::new();
@@ -108,7 +113,7 @@ impl Document {
                 let containers = if parent.steps().is_empty() {
                     vec![Container::Root]
                 } else {
-                    match resolve::resolve(&self.body(), &parent) {
+                    match self.resolve(&parent) {
                         Ok(items) => items.iter().filter_map(resolve::container_of).collect(),
                         Err(e @ EditError::Ambiguous { .. }) => return Err(e),
                         Err(_) => return Err(not_found),
@@ -138,7 +143,8 @@ impl Document {
         match (container, last) {
             (Container::Root | Container::Body(_), Step::Name(name)) => {
                 check_identifier(name)?;
-                let target = Target::of(self, container).expect("a body container");
+                let target = Target::of(self, container)
+                    .ok_or_else(|| EditError::unsupported("no body to create it in"))?;
                 let text = format!("{name} = {source}");
                 let text = crate::format(&format!("{text}\n"));
                 Ok(vec![insert_into_body(
@@ -177,11 +183,13 @@ impl Document {
     /// ```
     pub fn rename(&mut self, address: impl IntoAddress, new_name: &str) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
-        let mut reps = Vec::new();
-        for item in self.resolve(&address)? {
-            reps.push(rename_item(&item, new_name)?);
-        }
-        self.edit(reps)
+        self.scoped(&address, |doc| {
+            let mut reps = Vec::new();
+            for item in doc.resolve(&address)? {
+                reps.push(rename_item(&item, new_name)?);
+            }
+            doc.edit(reps)
+        })
     }
 
     /// Removes what `address` designates, with its comment lines and its
@@ -198,19 +206,21 @@ impl Document {
     /// ```
     pub fn remove(&mut self, address: impl IntoAddress) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
-        let mut reps = Vec::new();
-        for item in self.resolve(&address)? {
-            let ranges = match &item {
-                Item::Attribute(a) => vec![body_item_removal(a.syntax())],
-                Item::Block(b) => vec![body_item_removal(b.syntax())],
-                Item::ObjectItem(i) => edit_collection::object_item_removal(i),
-                Item::Element { tuple, index, .. } => {
-                    edit_collection::element_removal(tuple, *index)
-                }
-            };
-            reps.extend(ranges.into_iter().map(|r| Replacement::new(r, "")));
-        }
-        self.edit(reps)
+        self.scoped(&address, |doc| {
+            let mut reps = Vec::new();
+            for item in doc.resolve(&address)? {
+                let ranges = match &item {
+                    Item::Attribute(a) => vec![body_item_removal(a.syntax())],
+                    Item::Block(b) => vec![body_item_removal(b.syntax())],
+                    Item::ObjectItem(i) => edit_collection::object_item_removal(i),
+                    Item::Element { tuple, index, .. } => {
+                        edit_collection::element_removal(tuple, *index)
+                    }
+                };
+                reps.extend(ranges.into_iter().map(|r| Replacement::new(r, "")));
+            }
+            doc.edit(reps)
+        })
     }
 }
 

@@ -222,17 +222,42 @@ pub(crate) struct Touched {
     pub new: TextRange,
 }
 
+/// Whether the lines a layout looked at reached the start or the end of
+/// the text (where a part of a file is cut from the rest).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Reach {
+    /// The first line of the text was looked at.
+    pub start: bool,
+    /// The last line of the text was looked at.
+    pub end: bool,
+}
+
+impl Reach {
+    fn of(root: &SyntaxNode, range: TextRange) -> Reach {
+        Reach {
+            start: range.start() == root.text_range().start(),
+            end: range.end() == root.text_range().end(),
+        }
+    }
+}
+
 /// The whitespace changes that lay out the new content of `touched`
 /// (spacing inside its lines, never indentation) and realign the `=` and
 /// comment groups it joins, if they were aligned in `old_root`. Ranges
-/// are in the coordinates of `new_root`.
+/// are in the coordinates of `new_root`. Also says whether the lines
+/// looked at reached the start or the end of the text.
 pub(crate) fn relayout(
     old_root: &SyntaxNode,
     new_root: &SyntaxNode,
     touched: Touched,
-) -> Vec<(TextRange, String)> {
-    let aligned = was_aligned(old_root, touched.old);
+) -> (Vec<(TextRange, String)>, Reach) {
+    let (aligned, old_reach) = was_aligned(old_root, touched.old);
     let window = Window::new(new_root, touched.new);
+    let new_reach = Reach::of(new_root, window.range);
+    let reach = Reach {
+        start: old_reach.start || new_reach.start,
+        end: old_reach.end || new_reach.end,
+    };
     let inside = window.local(touched.new);
     // Every line of the window is selected, so that the groups the
     // change joins or leaves are realigned; only alignment spaces and the
@@ -258,14 +283,15 @@ pub(crate) fn relayout(
             out.push((window.global(edit.range), edit.new_text));
         }
     }
-    out
+    (out, reach)
 }
 
 /// True when the `=` and comment groups around `range` of the old text
 /// were laid out as the formatter would align them (ignoring the lines
 /// `range` replaces).
-fn was_aligned(root: &SyntaxNode, range: TextRange) -> bool {
+fn was_aligned(root: &SyntaxNode, range: TextRange) -> (bool, Reach) {
     let window = Window::new(root, range);
+    let reach = Reach::of(root, window.range);
     let replaced = window.local(range);
     let all = TextRange::new(
         TextSize::from(window.prefix_len as u32),
@@ -287,14 +313,15 @@ fn was_aligned(root: &SyntaxNode, range: TextRange) -> bool {
         );
         line.intersect(replaced).is_some_and(|r| !r.is_empty())
     };
-    !edits.iter().any(|e| {
+    let aligned = !edits.iter().any(|e| {
         let end = usize::from(e.range.end());
         let start = usize::from(e.range.start());
         start >= window.prefix_len
             && !window.at_line_start(start)
             && window.before_cell(end)
             && !covered(start)
-    })
+    });
+    (aligned, reach)
 }
 
 /// Indents a snippet laid out at indentation zero for a place whose line
@@ -367,8 +394,15 @@ mod tests {
             old: r(6, 6),
             new: r(6, 17),
         };
-        let edits = relayout(&old, &new, touched);
+        let (edits, reach) = relayout(&old, &new, touched);
         assert_eq!(edits.len(), 2);
+        assert_eq!(
+            reach,
+            Reach {
+                start: true,
+                end: true
+            }
+        );
         // Not aligned before: nothing else moves.
         let old = crate::parse("a  = 1\nb = 2\n").syntax();
         let new = crate::parse("a  = 1\nlonger = 3\nb = 2\n").syntax();
@@ -376,6 +410,6 @@ mod tests {
             old: r(7, 7),
             new: r(7, 18),
         };
-        assert!(relayout(&old, &new, touched).is_empty());
+        assert!(relayout(&old, &new, touched).0.is_empty());
     }
 }

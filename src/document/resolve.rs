@@ -8,15 +8,41 @@ use crate::syntax_kind::SyntaxKind::*;
 
 use super::address::{Address, Step};
 use super::error::EditError;
+use super::index::first_ident;
 use super::item::Item;
 
+/// The top-level children an address can match, from the document's
+/// index: their positions and ranges, in order.
+pub(crate) struct TopHint {
+    /// The candidate children: position among the body's children, and
+    /// range.
+    pub children: Vec<(usize, TextRange)>,
+}
+
 /// Every item the address matches, in source order, or the reason none
-/// does.
-pub(crate) fn resolve_all(body: &Body, address: &Address) -> Result<Vec<Item>, EditError> {
+/// does; looking at the top level only at the children of
+/// `hint` when given.
+pub(crate) fn resolve_all_hinted(
+    body: &Body,
+    address: &Address,
+    hint: Option<&TopHint>,
+) -> Result<Vec<Item>, EditError> {
     let steps = address.steps();
     let mut out = Vec::new();
     let mut deepest = 0;
-    walk_body(body, steps, 0, &mut out, &mut deepest);
+    if let Some(hint) = hint {
+        let green = body.syntax().green();
+        for &(i, range) in &hint.children {
+            if let Some(NodeOrToken::Node(child)) = green.children().nth(i) {
+                visit_item(body, child, range, steps, 0, &mut out, &mut deepest);
+            }
+        }
+    }
+    if out.is_empty() {
+        // Not found (or no hint): every item is looked at, which also
+        // tells how much of the address matched.
+        walk_body(body, steps, 0, &mut out, &mut deepest);
+    }
     if out.is_empty() {
         return Err(EditError::NotFound {
             address: address.to_string(),
@@ -26,9 +52,14 @@ pub(crate) fn resolve_all(body: &Body, address: &Address) -> Result<Vec<Item>, E
     Ok(out)
 }
 
-/// The one item the address matches (all of them when it has a `*`).
-pub(crate) fn resolve(body: &Body, address: &Address) -> Result<Vec<Item>, EditError> {
-    let items = resolve_all(body, address)?;
+/// The one item the address matches (all of them when it has a `*`),
+/// looking at the top level as `hint` says.
+pub(crate) fn resolve_hinted(
+    body: &Body,
+    address: &Address,
+    hint: Option<&TopHint>,
+) -> Result<Vec<Item>, EditError> {
+    let items = resolve_all_hinted(body, address, hint)?;
     if items.len() > 1 && !address.has_wildcard() {
         return Err(EditError::Ambiguous {
             address: address.to_string(),
@@ -36,6 +67,12 @@ pub(crate) fn resolve(body: &Body, address: &Address) -> Result<Vec<Item>, EditE
         });
     }
     Ok(items)
+}
+
+/// The one item the address matches (all of them when it has a `*`).
+#[cfg(test)]
+pub(crate) fn resolve(body: &Body, address: &Address) -> Result<Vec<Item>, EditError> {
+    resolve_hinted(body, address, None)
 }
 
 impl Address {
@@ -46,15 +83,6 @@ impl Address {
             self.to_string()
         }
     }
-}
-
-/// The first identifier token of a green node (an attribute's name, a
-/// block's type).
-fn green_name(node: &GreenNodeData) -> Option<&str> {
-    node.children().find_map(|c| match c {
-        NodeOrToken::Token(t) if t.kind() == IDENT.into() => Some(t.text()),
-        _ => None,
-    })
 }
 
 /// Compares a label (green) with a step without allocating when the
@@ -101,62 +129,97 @@ fn walk_body(body: &Body, steps: &[Step], i: usize, out: &mut Vec<Item>, deepest
     if matches!(step, Step::Key(_) | Step::Index(_)) {
         return;
     }
-    let node = body.syntax();
     // The children are looked at on the green tree (no allocation); a
     // syntax node is made only for the matches.
-    let mut offset = node.text_range().start();
-    for child in node.green().children() {
+    let mut offset = body.syntax().text_range().start();
+    for child in body.syntax().green().children() {
         let len = child.text_len();
         let range = TextRange::at(offset, len);
         offset += len;
-        let NodeOrToken::Node(green) = child else {
-            continue;
-        };
-        let is_attr = green.kind() == ATTRIBUTE.into();
-        if !is_attr && green.kind() != BLOCK.into() {
+        if let NodeOrToken::Node(green) = child {
+            visit_item(body, green, range, steps, i, out, deepest);
+        }
+    }
+}
+
+/// How many steps from `i` on a body item (green) matches: 1 for an
+/// attribute, 1 + its labels for a block; `None` when it does not
+/// match. Updates `deepest` with how far it matched.
+fn item_match(
+    green: &GreenNodeData,
+    steps: &[Step],
+    i: usize,
+    deepest: &mut usize,
+) -> Option<usize> {
+    let step = steps.get(i)?;
+    let is_attr = green.kind() == ATTRIBUTE.into();
+    if !is_attr && green.kind() != BLOCK.into() {
+        return None;
+    }
+    if !first_ident(green).is_some_and(|n| step.matches_name(n)) {
+        return None;
+    }
+    *deepest = (*deepest).max(i + 1);
+    if is_attr {
+        return Some(1);
+    }
+    // Counts the labels and how many match, in one pass.
+    let (mut count, mut matched) = (0, 0);
+    for label in green.children().filter_map(|c| c.into_node()) {
+        if label.kind() != BLOCK_LABEL.into() {
             continue;
         }
-        if !green_name(green).is_some_and(|n| step.matches_name(n)) {
-            continue;
+        let step = steps.get(i + 1 + count);
+        if matched == count && step.is_some_and(|s| label_matches(label, s)) {
+            matched += 1;
         }
-        *deepest = (*deepest).max(i + 1);
-        if !is_attr {
-            // Counts the labels and how many match, in one pass.
-            let (mut count, mut matched) = (0, 0);
-            for label in green.children().filter_map(|c| c.into_node()) {
-                if label.kind() != BLOCK_LABEL.into() {
-                    continue;
-                }
-                let step = steps.get(i + 1 + count);
-                if matched == count && step.is_some_and(|s| label_matches(label, s)) {
-                    matched += 1;
-                }
-                count += 1;
-            }
-            *deepest = (*deepest).max(i + 1 + matched);
-            if matched < count || i + 1 + count > steps.len() {
-                continue;
-            }
+        count += 1;
+    }
+    *deepest = (*deepest).max(i + 1 + matched);
+    (matched == count && i + 1 + count <= steps.len()).then_some(1 + count)
+}
+
+/// True when a top-level item (green) matches the first steps of an
+/// address: everything the address designates is inside it.
+pub(crate) fn matches_top(green: &GreenNodeData, steps: &[Step]) -> bool {
+    if matches!(steps.first(), None | Some(Step::Key(_) | Step::Index(_))) {
+        return false;
+    }
+    item_match(green, steps, 0, &mut 0).is_some()
+}
+
+/// Looks for the address from step `i` in one body item (`green`, at
+/// `range` in the tree of `body`).
+fn visit_item(
+    body: &Body,
+    green: &GreenNodeData,
+    range: TextRange,
+    steps: &[Step],
+    i: usize,
+    out: &mut Vec<Item>,
+    deepest: &mut usize,
+) {
+    if matches!(steps.get(i), None | Some(Step::Key(_) | Step::Index(_))) {
+        return;
+    }
+    let Some(used) = item_match(green, steps, i, deepest) else {
+        return;
+    };
+    let Some(item) = body.syntax().covering_element(range).into_node() else {
+        return;
+    };
+    if let Some(attr) = Attribute::cast(item.clone()) {
+        if i + 1 == steps.len() {
+            out.push(Item::Attribute(attr));
+        } else if let Some(expr) = attr.expr() {
+            walk_value(&expr, steps, i + 1, out, deepest);
         }
-        let Some(item) = node.covering_element(range).into_node() else {
-            continue;
-        };
-        if is_attr {
-            let Some(attr) = Attribute::cast(item) else {
-                continue;
-            };
-            if i + 1 == steps.len() {
-                out.push(Item::Attribute(attr));
-            } else if let Some(expr) = attr.expr() {
-                walk_value(&expr, steps, i + 1, out, deepest);
-            }
-        } else if let Some(block) = Block::cast(item) {
-            let end = i + 1 + block.labels().count();
-            if end == steps.len() {
-                out.push(Item::Block(block));
-            } else if let Some(inner) = block.body() {
-                walk_body(&inner, steps, end, out, deepest);
-            }
+    } else if let Some(block) = Block::cast(item) {
+        let end = i + used;
+        if end == steps.len() {
+            out.push(Item::Block(block));
+        } else if let Some(inner) = block.body() {
+            walk_body(&inner, steps, end, out, deepest);
         }
     }
 }

@@ -1,0 +1,564 @@
+//! Edits confined to one top-level item, done on a small part of the
+//! file.
+//!
+//! When an address leads into exactly one top-level attribute or block,
+//! whatever an edit at that address changes lies inside that item or
+//! next to it. The edit then runs on a document made of that item and a
+//! few neighbours (cut at lines that cannot join an alignment group with
+//! it), and the result is put back into the file: the cost of an edit
+//! does not grow with the size of the file.
+//!
+//! The part is only used when the outcome is sure to be what the whole
+//! file would give: the lines where it is cut are unchanged and hold no
+//! `=` or comment (so no alignment group crosses them, and parsing the
+//! part gives the same items as parsing the file), and no layout window
+//! of the edit reached them. Otherwise — and when the edit fails, so that
+//! errors are reported against the whole file — the edit runs on the
+//! whole document.
+
+use rowan::{Children, GreenNodeData, GreenTokenData, NodeOrToken};
+use text_size::{TextRange, TextSize};
+
+use super::Document;
+use super::address::Address;
+use super::error::EditError;
+use super::resolve::matches_top;
+use super::tracker::Tracker;
+use super::tree::{GreenElement, Tree};
+use crate::syntax_kind::SyntaxKind::*;
+
+/// Children kept on each side of the edited item, at least.
+const MARGIN: usize = 2;
+/// At most this many more children on each side; past that, the whole
+/// document is edited.
+const MAX_EXTRA: usize = 64;
+
+/// What a part knows about where it was cut from the file.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Cuts {
+    /// The part does not start at the start of the file.
+    pub before: bool,
+    /// The part does not end at the end of the file.
+    pub after: bool,
+    /// An edit needed to see past a cut (a layout window reached it).
+    pub crossed: bool,
+}
+
+impl Document {
+    /// Runs the edit `op` on the part of the document that `address`
+    /// leads into when it can (see the [module docs](self)), else on the
+    /// whole document.
+    pub(crate) fn scoped<T>(
+        &mut self,
+        address: &Address,
+        mut op: impl FnMut(&mut Document) -> Result<T, EditError>,
+    ) -> Result<T, EditError> {
+        if self.cuts.is_none()
+            && !tests::whole_only()
+            && let Some(done) = self.edit_part(address, &mut op)
+        {
+            return Ok(done);
+        }
+        op(self)
+    }
+
+    /// The edit on a part; `None` when it has to run on the whole file.
+    fn edit_part<T>(
+        &mut self,
+        address: &Address,
+        op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
+    ) -> Option<T> {
+        let item = only_top_match(&self.tree, address)?;
+        let (lo, hi) = bounds(&self.tree, item)?;
+        let (green, base) = self.tree.part(lo, hi);
+        let text = green.to_string();
+        let cuts = Cuts {
+            before: lo > 0,
+            after: hi < self.tree.len(),
+            crossed: false,
+        };
+        let first_line = if cuts.before { first_line(&text) } else { "" };
+        let last_line = if cuts.after { last_line(&text) } else { "" };
+        let mut part = Document {
+            tree: Tree::new(green),
+            tracker: Tracker::new(text.clone()),
+            crlf: self.crlf,
+            cuts: Some(cuts),
+        };
+        let done = op(&mut part).ok()?;
+        if part.cuts.is_some_and(|c| c.crossed) {
+            return None;
+        }
+        let edits = part.tracker.text_edits();
+        let first_end = TextSize::of(first_line);
+        let last_start = TextSize::of(text.as_str()) - TextSize::of(last_line);
+        let new_text = part.to_string();
+        let kept = edits
+            .iter()
+            .all(|e| e.range.start() >= first_end && e.range.end() <= last_start)
+            && new_text.starts_with(first_line)
+            && new_text.ends_with(last_line)
+            && (last_line.is_empty()
+                || new_text[..new_text.len() - last_line.len()].ends_with('\n'));
+        if !kept {
+            return None;
+        }
+        for e in edits.iter().rev() {
+            let range = TextRange::new(e.range.start() + base, e.range.end() + base);
+            self.tracker.replace(range, &e.new_text);
+        }
+        self.tree.replace_part(lo, hi, part.tree.root());
+        #[cfg(debug_assertions)]
+        self.check_consistency();
+        tests::count_part();
+        Some(done)
+    }
+}
+
+/// The one top-level child that the first steps of `address` match.
+fn only_top_match(tree: &Tree, address: &Address) -> Option<usize> {
+    let steps = address.steps();
+    let candidates = tree.index().candidates(steps)?;
+    let mut found = None;
+    for i in candidates {
+        let i = i as usize;
+        if let NodeOrToken::Node(node) = &tree.children()[i]
+            && matches_top(node, steps)
+        {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(i);
+        }
+    }
+    found
+}
+
+/// The children `lo..hi` around `item` to edit it alone: cut at line
+/// starts, at lines without an `=` or a comment.
+fn bounds(tree: &Tree, item: usize) -> Option<(usize, usize)> {
+    let children = tree.children();
+    let n = children.len();
+    let mut lo = item.saturating_sub(MARGIN);
+    while lo > 0 && !cut_before(children, lo) {
+        lo -= 1;
+        if item - lo > MARGIN + MAX_EXTRA {
+            return None;
+        }
+    }
+    let mut hi = (item + 1 + MARGIN).min(n);
+    while hi < n && !cut_before(children, hi) {
+        hi += 1;
+        if hi - item > MARGIN + MAX_EXTRA {
+            return None;
+        }
+    }
+    Some((lo, hi))
+}
+
+/// True when the file can be cut before `children[at]`: the child
+/// before ends a line, and neither the line before the cut nor the line
+/// after it has an `=` or a comment.
+fn cut_before(children: &[GreenElement], at: usize) -> bool {
+    ends_line(&children[at - 1])
+        && !line_has_cells(&children[..at], true)
+        && !line_has_cells(&children[at..], false)
+}
+
+/// True when the element's text ends with a newline token.
+fn ends_line(element: &GreenElement) -> bool {
+    let mut tokens = Tokens::new(borrowed(element), true);
+    tokens.next().is_some_and(|t| t.kind() == NEWLINE.into())
+}
+
+/// True when the first line of `elements` (or, `backward`, the last
+/// line, before the final newline) has an `=` or a comment: a line
+/// that can be in an alignment group.
+fn line_has_cells(elements: &[GreenElement], backward: bool) -> bool {
+    let ordered: Box<dyn Iterator<Item = &GreenElement>> = if backward {
+        Box::new(elements.iter().rev())
+    } else {
+        Box::new(elements.iter())
+    };
+    let mut skipped_final = !backward;
+    for element in ordered {
+        for t in Tokens::new(borrowed(element), backward) {
+            if t.kind() == NEWLINE.into() {
+                if skipped_final {
+                    return false;
+                }
+                skipped_final = true;
+                continue;
+            }
+            skipped_final = true;
+            if t.kind() == EQ.into() || t.kind() == COMMENT.into() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A borrowed view of an element.
+fn borrowed(element: &GreenElement) -> NodeOrToken<&GreenNodeData, &GreenTokenData> {
+    match element {
+        NodeOrToken::Node(n) => NodeOrToken::Node(n),
+        NodeOrToken::Token(t) => NodeOrToken::Token(t),
+    }
+}
+
+/// The first line of a text, with its newline.
+fn first_line(text: &str) -> &str {
+    text.find('\n').map_or(text, |i| &text[..=i])
+}
+
+/// The last line of a text that ends with a newline, with it.
+fn last_line(text: &str) -> &str {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    body.rfind('\n').map_or(text, |i| &text[i + 1..])
+}
+
+/// The tokens of a green element, forward or backward, without
+/// allocating more than the depth of the tree.
+struct Tokens<'a> {
+    first: Option<&'a GreenTokenData>,
+    stack: Vec<Children<'a>>,
+    backward: bool,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(element: NodeOrToken<&'a GreenNodeData, &'a GreenTokenData>, backward: bool) -> Self {
+        match element {
+            NodeOrToken::Token(t) => Tokens {
+                first: Some(t),
+                stack: Vec::new(),
+                backward,
+            },
+            NodeOrToken::Node(n) => Tokens {
+                first: None,
+                stack: vec![n.children()],
+                backward,
+            },
+        }
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a GreenTokenData;
+
+    fn next(&mut self) -> Option<&'a GreenTokenData> {
+        if let Some(t) = self.first.take() {
+            return Some(t);
+        }
+        loop {
+            let top = self.stack.last_mut()?;
+            let next = if self.backward {
+                top.next_back()
+            } else {
+                top.next()
+            };
+            match next {
+                None => {
+                    self.stack.pop();
+                }
+                Some(NodeOrToken::Token(t)) => return Some(t),
+                Some(NodeOrToken::Node(n)) => self.stack.push(n.children()),
+            }
+        }
+    }
+}
+
+#[cfg(not(test))]
+mod tests {
+    pub fn whole_only() -> bool {
+        false
+    }
+    pub fn count_part() {}
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every edit done on a part must give exactly what the same edit
+    //! on the whole document gives.
+
+    use std::cell::Cell;
+
+    use super::*;
+    use crate::ast;
+    use crate::document::address::Step;
+    use crate::document::{Placement, Value};
+
+    thread_local! {
+        static WHOLE_ONLY: Cell<bool> = const { Cell::new(false) };
+        static PARTS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub fn whole_only() -> bool {
+        WHOLE_ONLY.get()
+    }
+
+    pub fn count_part() {
+        PARTS.set(PARTS.get() + 1);
+    }
+
+    type Op = Box<dyn Fn(&mut Document) -> Result<(), EditError>>;
+
+    /// Runs `op` both ways; returns whether the part was used.
+    fn same_both_ways(text: &str, what: &str, op: &Op) -> bool {
+        let doc = Document::parse(text).expect("valid");
+        let mut on_part = doc.clone();
+        let before = PARTS.get();
+        let a = op(&mut on_part);
+        let used = PARTS.get() > before;
+        let mut on_whole = doc.clone();
+        WHOLE_ONLY.set(true);
+        let b = op(&mut on_whole);
+        WHOLE_ONLY.set(false);
+        assert_eq!(a, b, "{what} on {text:?}");
+        assert_eq!(
+            on_part.to_string(),
+            on_whole.to_string(),
+            "{what} on {text:?}"
+        );
+        assert_eq!(
+            on_part.text_edits(),
+            on_whole.text_edits(),
+            "{what} on {text:?}"
+        );
+        assert_eq!(
+            on_part.syntax().green(),
+            on_whole.syntax().green(),
+            "{what}"
+        );
+        used
+    }
+
+    /// The address of each block and attribute of a body, recursively.
+    fn addresses(body: &ast::Body, prefix: &[Step], out: &mut Vec<(Address, bool)>) {
+        for item in body.items() {
+            let mut steps = prefix.to_vec();
+            match item {
+                ast::BodyItem::Attribute(a) => {
+                    steps.push(Step::Name(a.name().unwrap_or_default()));
+                    out.push((Address::new(steps), false));
+                }
+                ast::BodyItem::Block(b) => {
+                    steps.push(Step::Name(b.type_name().unwrap_or_default()));
+                    steps.extend(b.labels().map(|l| Step::Name(l.value())));
+                    out.push((Address::new(steps.clone()), true));
+                    if let Some(inner) = b.body() {
+                        addresses(&inner, &steps, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The edits tried at an address.
+    fn ops(address: &Address, is_block: bool) -> Vec<(String, Op)> {
+        let mut out: Vec<(String, Op)> = Vec::new();
+        let a = address.clone();
+        out.push((format!("remove {a}"), Box::new(move |d| d.remove(&a))));
+        let a = address.clone();
+        out.push((
+            format!("comments above {a}"),
+            Box::new(move |d| d.set_comments_above(&a, &["one", "two"])),
+        ));
+        let a = address.clone();
+        out.push((
+            format!("no comments above {a}"),
+            Box::new(move |d| d.set_comments_above(&a, &[])),
+        ));
+        if is_block {
+            let mut steps = address.steps().to_vec();
+            steps.push(Step::Name("new_attribute_name".into()));
+            let a = Address::new(steps);
+            out.push((format!("create {a}"), Box::new(move |d| d.set(&a, 1))));
+            let a = address.to_string();
+            out.push((
+                format!("append to {a}"),
+                Box::new(move |d| d.append_block(&a, "inner", &["x"], "k = 1\n")),
+            ));
+            let a = address.clone();
+            out.push((
+                format!("labels of {a}"),
+                Box::new(move |d| d.set_labels(&a, &["l1", "l2"])),
+            ));
+            let a = address.clone();
+            out.push((
+                format!("first in {a}"),
+                Box::new(move |d| {
+                    let mut steps = a.steps().to_vec();
+                    steps.push(Step::Name("first_one".into()));
+                    d.set_with(Address::new(steps), "v", Placement::First)
+                }),
+            ));
+        } else {
+            let a = address.clone();
+            out.push((format!("set {a}"), Box::new(move |d| d.set(&a, "x"))));
+            let a = address.clone();
+            out.push((
+                format!("set {a} to an object"),
+                Box::new(move |d| d.set(&a, Value::object([("k", 1), ("longer_key", 2)]))),
+            ));
+            let a = address.clone();
+            out.push((
+                format!("rename {a}"),
+                Box::new(move |d| d.rename(&a, "a_much_longer_name")),
+            ));
+            let a = address.clone();
+            out.push((
+                format!("inline comment on {a}"),
+                Box::new(move |d| d.set_inline_comment(&a, Some("note"))),
+            ));
+        }
+        out
+    }
+
+    /// Every edit at every address of `text`, both ways; returns how
+    /// many used a part.
+    fn check_file(text: &str) -> usize {
+        let doc = Document::parse(text).expect("valid");
+        let mut list = Vec::new();
+        addresses(&doc.body(), &[], &mut list);
+        let mut parts = 0;
+        for (address, is_block) in list {
+            for (what, op) in ops(&address, is_block) {
+                parts += usize::from(same_both_ways(text, &what, &op));
+            }
+        }
+        parts
+    }
+
+    const FILES: &[&str] = &[
+        // Blocks separated by blank lines, with comments.
+        "# Instance 0.\nresource \"a\" \"w0\" {\n  ami = \"x\" # pinned\n  t   = 1\n}\n\n# Instance 1.\nresource \"a\" \"w1\" {\n  ami = \"y\"\n\n  tags = {\n    Name = \"n\"\n  }\n}\n\nresource \"a\" \"w2\" {\n  ami = \"z\"\n}\n\nresource \"a\" \"w3\" {\n}\n",
+        // An aligned group of top-level attributes, and blocks around.
+        "a   = 1\nbb  = 2\nccc = 3\n\nb {\n  x = 1\n}\nc {\n  y = 2\n}\nd   = 4\neee = 5\n",
+        // Blocks right after each other; headers with comments.
+        "x \"1\" { # one\n  a = 1\n}\nx \"2\" {\n  a = 2\n}\nx \"3\" { a = 3 }\nx \"4\" {\n  a = 4\n} # four\nx \"5\" {\n  a = 5\n}\n",
+        // Detached comments, indented top-level items, no final newline.
+        "# detached\n\n  a = 1\n  b {\n    c = 2\n  }\n\n// also detached\n\nd {\n  e = 3\n}\n\nf {\n  g = 4\n}\nlast = 1",
+        // A byte order mark and CRLF lines.
+        "\u{feff}a {\r\n  b = 1\r\n}\r\n\r\nc {\r\n  d = 2\r\n}\r\n\r\ne {\r\n  f = 3\r\n}\r\n",
+        // Duplicate blocks (ambiguous) and a heredoc.
+        "p \"aws\" {\n  r = 1\n}\n\np \"aws\" {\n  r = 2\n}\n\nq {\n  h = <<EOT\n  x = 1\nEOT\n  k = 2\n}\n\nz {\n}\n",
+        // Tabs and four-space indentation.
+        "a {\n\tb = 1\n\tc {\n\t\td = 2\n\t}\n}\n\ne {\n    f = 1\n    gg = 2\n}\n\nh {\n}\n",
+    ];
+
+    #[test]
+    fn parts_give_what_the_whole_file_gives() {
+        let mut parts = 0;
+        for text in FILES {
+            parts += check_file(text);
+        }
+        // Most of these edits are done on a part.
+        assert!(parts > 100, "only {parts} edits on a part");
+    }
+
+    #[test]
+    fn cuts_are_at_lines_without_cells() {
+        let text = FILES[0];
+        let doc = Document::parse(text).unwrap();
+        // The blocks are at 0, 2, 4, 6 (blank lines between); the
+        // comment line above a block cannot be a cut.
+        assert_eq!(bounds(&doc.tree, 4), Some((1, 7)));
+        assert_eq!(bounds(&doc.tree, 2), Some((0, 5)));
+        let text = FILES[2];
+        let doc = Document::parse(text).unwrap();
+        // `x "3" { a = 3 }` has an `=`, `x "4"` ends with a comment:
+        // neither line can be a cut.
+        assert_eq!(bounds(&doc.tree, 0), Some((0, 5)));
+        assert_eq!(bounds(&doc.tree, 3), Some((1, 5)));
+    }
+
+    #[test]
+    fn the_index_follows_a_sequence_of_edits() {
+        let mut text = String::new();
+        for i in 0..12 {
+            let label = if i < 2 { 0 } else { i };
+            text.push_str(&format!("r \"t\" \"b{label}\" {{\n  a = {i}\n}}\n\n"));
+        }
+        text.push_str("x = 1\n");
+        let mut on_parts = Document::parse(&text).unwrap();
+        let mut on_whole = on_parts.clone();
+        let steps: Vec<Op> = vec![
+            Box::new(|d| d.set("r.t.b3.a", 10)),
+            Box::new(|d| d.set_labels("r.t.b4", &["t", "b0"])),
+            Box::new(|d| d.remove("r.t.b2")),
+            Box::new(|d| d.set("r.t.b5.a", 11)),
+            Box::new(|d| d.rename("r.t.b6", "s")),
+            Box::new(|d| d.append_block("s.t.b6", "inner", &[], "")),
+            Box::new(|d| d.remove("x")),
+            Box::new(|d| d.set("r.t.b7.a", 12)),
+            Box::new(|d| d.set("s.t.b6.new", 1)),
+            Box::new(|d| d.set("r.t.b0.a", 13)),
+            Box::new(|d| d.remove("r.t.b11")),
+            Box::new(|d| d.set("r.t.b10.a", 14)),
+        ];
+        let before = PARTS.get();
+        for (k, step) in steps.iter().enumerate() {
+            let a = step(&mut on_parts);
+            WHOLE_ONLY.set(true);
+            let b = step(&mut on_whole);
+            WHOLE_ONLY.set(false);
+            assert_eq!(a, b, "step {k}");
+            assert_eq!(on_parts.to_string(), on_whole.to_string(), "step {k}");
+            let fresh = super::super::index::Index::build(on_parts.tree.children());
+            for address in ["r.t.b0", "r.t.b5.a", "s.t.b6", "x", "r.t.b2", "r.t.b10"] {
+                let steps = Address::parse(address).unwrap();
+                assert_eq!(
+                    on_parts.tree.index().candidates(steps.steps()),
+                    fresh.candidates(steps.steps()),
+                    "step {k}: {address}"
+                );
+            }
+        }
+        // All but the edit of an ambiguous address were done on parts.
+        assert_eq!(PARTS.get() - before, steps.len() - 1);
+    }
+
+    /// Every top-level item of every corpus file (up to 12 a file), every
+    /// edit, both ways. Needs `HCLWRIGHT_CORPUS`.
+    #[test]
+    fn parts_over_the_corpus() {
+        let Ok(dir) = std::env::var("HCLWRIGHT_CORPUS") else {
+            eprintln!("note: HCLWRIGHT_CORPUS is not set; skipping the part/whole corpus test");
+            return;
+        };
+        let dir = std::path::PathBuf::from(dir);
+        if !dir.is_dir() {
+            eprintln!("note: {} is missing; skipping", dir.display());
+            return;
+        }
+        let mut stack = vec![dir];
+        let (mut files, mut parts) = (0, 0);
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).expect("readable corpus") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                let Ok(doc) = Document::parse(&text) else {
+                    continue;
+                };
+                files += 1;
+                let mut list = Vec::new();
+                addresses(&doc.body(), &[], &mut list);
+                let top: Vec<_> = list.into_iter().take(12).collect();
+                for (address, is_block) in top {
+                    for (what, op) in ops(&address, is_block) {
+                        let what = format!("{}: {what}", path.display());
+                        parts += usize::from(same_both_ways(&text, &what, &op));
+                    }
+                }
+            }
+        }
+        eprintln!("parts over the corpus: {files} files, {parts} edits on a part");
+    }
+}
