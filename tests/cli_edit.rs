@@ -181,8 +181,31 @@ fn set_creates_and_update_writes_in_place() {
 #[test]
 fn set_errors() {
     let dir = TempDir::new();
-    let o = run(dir.path(), &["set", "resource.x.y.z", "1", "main.tf"], "");
+    // A value that is not an object has no keys to create.
+    let o = run(dir.path(), &["set", "a.b", "1"], "a = 1\n");
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(
+        err(&o).contains("`a.b` not found (`a` exists)"),
+        "{}",
+        err(&o)
+    );
+    let o = run(dir.path(), &["set", "resource.x.y", "1", "main.tf"], "");
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("block with 2 labels"), "{}", err(&o));
+    // What is missing on the way is created.
+    let o = run(
+        dir.path(),
+        &["set", "terraform.backend.s3.bucket", "\"b\"", "main.tf"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        MAIN.replace(
+            "    }\n  }\n}\n",
+            "    }\n  }\n\n  backend \"s3\" {\n    bucket = \"b\"\n  }\n}\n"
+        )
+    );
     let o = run(dir.path(), &["set", "terraform.x", "[1,", "main.tf"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("invalid value `[1,`"), "{}", err(&o));

@@ -78,7 +78,7 @@ fn reading() {
 #[test]
 fn failed_edits_leave_the_document_unchanged() {
     let mut doc = Document::parse(TF).unwrap();
-    assert!(doc.set("locals.nope.x", 1).unwrap_err().is_not_found());
+    assert!(doc.set("locals.azs[0].x", 1).unwrap_err().is_not_found());
     assert!(matches!(
         doc.rename("locals.azs", "ports"),
         Err(EditError::AlreadyExists { .. })

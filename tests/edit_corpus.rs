@@ -285,6 +285,19 @@ fn plans(doc: &Document, rng: &mut Rng) -> Vec<Plan> {
                     other => other,
                 }),
             });
+            let mut steps = addr.steps().to_vec();
+            steps.extend([Step::Name("lifecycle".into()), Step::Name("new_map".into())]);
+            steps.push(Step::Key("a key".into()));
+            let a = Address::new(steps);
+            let v = values(rng);
+            out.push(Plan {
+                what: format!("create {a} = {v}"),
+                allowed: range,
+                run: Box::new(move |d| match d.set(&a, v) {
+                    Err(EditError::Ambiguous { .. }) => Ok(()),
+                    other => other,
+                }),
+            });
             let b = addr.to_string();
             out.push(Plan {
                 what: format!("append block to {b}"),
@@ -312,6 +325,29 @@ fn plans(doc: &Document, rng: &mut Rng) -> Vec<Plan> {
             len,
         ),
         run: Box::new(|d| d.append_block("", "output", &["x"], "value = 1\n")),
+    });
+    // A new `terraform` block, or what is missing in the existing one.
+    let v = values(rng);
+    let whole = TextRange::new(0.into(), len);
+    let allowed = doc
+        .get("terraform")
+        .map_or(TextRange::new(whole.end(), whole.end()), |t| {
+            t.syntax().text_range()
+        });
+    let tail = doc
+        .body()
+        .items()
+        .last()
+        .map_or(0.into(), |i| i.syntax().text_range().start());
+    out.push(Plan {
+        what: format!("create terraform.required_providers.test.version = {v}"),
+        allowed: allowed.cover(TextRange::new(tail.min(allowed.start()), len)),
+        run: Box::new(
+            move |d| match d.set("terraform.required_providers.test.version", v) {
+                Err(EditError::Ambiguous { .. }) => Ok(()),
+                other => other,
+            },
+        ),
     });
     out
 }

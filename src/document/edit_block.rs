@@ -188,19 +188,32 @@ fn insert_next_to(item: &BodyItem, after: bool, laid: &str, is_block: bool) -> R
                 .map_or(node.text_range().end(), |t| t.text_range().end())
         };
         let next = node.next_sibling_or_token();
-        let blank_follows = next.as_ref().is_some_and(is_blank_line);
-        let more_items = std::iter::successors(next, |e| e.next_sibling_or_token())
-            .any(|e| matches!(e.kind(), ATTRIBUTE | BLOCK));
+        // A blank line after the new item when something follows it that
+        // a blank line must separate from it.
+        let blank_after = |following: Option<&SyntaxElement>| {
+            blank
+                && following.is_some_and(|f| {
+                    !is_blank_line(f) && (is_block || f.kind() == BLOCK || f.kind() == COMMENT)
+                })
+        };
+        if blank && let Some(blank_line) = next.as_ref().filter(|n| is_blank_line(n)) {
+            // After the blank line that follows the sibling.
+            let mut text = format!("{laid}\n");
+            if blank_after(blank_line.next_sibling_or_token().as_ref()) {
+                text.push('\n');
+            }
+            return Replacement::new(TextRange::empty(blank_line.text_range().end()), text);
+        }
         let mut text = String::new();
         if !has_newline {
             text.push('\n');
         }
-        if blank && !blank_follows {
+        if blank {
             text.push('\n');
         }
         text.push_str(laid);
         text.push('\n');
-        if blank && blank_follows && more_items {
+        if blank_after(next.as_ref()) {
             text.push('\n');
         }
         Replacement::new(TextRange::empty(end), text)
@@ -511,4 +524,41 @@ pub(crate) fn body_item_removal(node: &SyntaxNode) -> TextRange {
         start = t.text_range().start();
     }
     TextRange::new(start, end)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::document::{Document, Placement};
+
+    fn insert(text: &str, placement: Placement) -> String {
+        let mut doc = Document::parse(text).unwrap();
+        doc.insert_block("", "new", &[], "", placement).unwrap();
+        doc.to_string()
+    }
+
+    #[test]
+    fn blocks_are_separated_by_one_blank_line() {
+        let text = "a {\n}\n\nb {\n}\n";
+        assert_eq!(
+            insert(text, Placement::After("a".into())),
+            "a {\n}\n\nnew {\n}\n\nb {\n}\n"
+        );
+        assert_eq!(
+            insert(text, Placement::Before("b".into())),
+            "a {\n}\n\nnew {\n}\n\nb {\n}\n"
+        );
+        assert_eq!(
+            insert(text, Placement::Last),
+            "a {\n}\n\nb {\n}\n\nnew {\n}\n"
+        );
+        let text = "a {\n}\nb {\n}\n\n# end\n";
+        assert_eq!(
+            insert(text, Placement::After("a".into())),
+            "a {\n}\n\nnew {\n}\n\nb {\n}\n\n# end\n"
+        );
+        assert_eq!(
+            insert(text, Placement::Last),
+            "a {\n}\nb {\n}\n\nnew {\n}\n\n# end\n"
+        );
+    }
 }

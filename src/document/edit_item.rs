@@ -1,6 +1,7 @@
 //! Setting, renaming and removing what an address designates.
 
 use super::address::{Address, IntoAddress, Step};
+use super::create;
 use super::edit_block::{Target, article, body_item_removal, check_identifier, insert_into_body};
 use super::edit_collection;
 use super::error::EditError;
@@ -30,10 +31,7 @@ pub enum Placement {
 
 impl Document {
     /// Sets the value at `address`: an attribute's, an object item's or a
-    /// tuple element's. When the address does not exist but its parent
-    /// does, the last step is created: an attribute in a block (after the
-    /// last attribute, before nested blocks), or an item in an object.
-    /// With `*`, every match is set.
+    /// tuple element's. With `*`, every match is set.
     ///
     /// The value is laid out canonically, indented like its line; the
     /// comments around it stay.
@@ -49,6 +47,48 @@ impl Document {
     ///     "locals {\n  tags = {\n    Name = \"api\" # the name\n    Team = \"platform\"\n  }\n  ports = [80, 443]\n}\n"
     /// );
     /// ```
+    ///
+    /// # Creating what is missing
+    ///
+    /// When the address goes further than the document, what is missing
+    /// is created from the longest part that exists, laid out
+    /// canonically:
+    ///
+    /// - the last step is an attribute (after the last attribute of its
+    ///   body, before nested blocks), an object item (after the last
+    ///   item), or a tuple element (only at the index after the last);
+    /// - a missing step before it is a block when it is a block type
+    ///   known where it appears (`terraform`, `required_providers`,
+    ///   `resource` with its two labels, `lifecycle`, Nomad's `job` and
+    ///   `group`…, see [`schema`](crate::document::schema) for the list), else an
+    ///   attribute whose value is an object (`tags = { Team = … }`), as
+    ///   in `locals`, module arguments and `.tfvars` files;
+    /// - a new block goes after the last item of its body (for the top
+    ///   level: after the last attribute or block of the file, before the
+    ///   comments that may end it), separated by a blank line.
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse("provider \"aws\" {\n  region = \"eu-west-1\"\n}\n").unwrap();
+    /// doc.set("terraform.required_providers.aws.version", "~> 5.0").unwrap();
+    /// assert_eq!(
+    ///     doc.to_string(),
+    ///     r#"provider "aws" {
+    ///   region = "eu-west-1"
+    /// }
+    ///
+    /// terraform {
+    ///   required_providers {
+    ///     aws = {
+    ///       version = "~> 5.0"
+    ///     }
+    ///   }
+    /// }
+    /// "#
+    /// );
+    /// ```
+    ///
+    /// A block the table does not know is created by
+    /// [`Document::append_block`] first.
     pub fn set(
         &mut self,
         address: impl IntoAddress,
@@ -107,24 +147,34 @@ impl Document {
                 self.edit(reps)
             }
             Err(not_found @ EditError::NotFound { .. }) => {
-                let Some((parent, last)) = parsed.parent() else {
-                    return Err(not_found);
-                };
-                let containers = if parent.steps().is_empty() {
-                    vec![Container::Root]
-                } else {
-                    match self.resolve(&parent) {
-                        Ok(items) => items.iter().filter_map(resolve::container_of).collect(),
+                // The longest prefix of the address that exists, and
+                // where new content can go in it.
+                let steps = parsed.steps();
+                let mut cut = steps.len().saturating_sub(1);
+                let containers = loop {
+                    if cut == 0 {
+                        break vec![Container::Root];
+                    }
+                    let prefix = Address::new(steps[..cut].to_vec());
+                    match self.resolve(&prefix) {
+                        Ok(items) => {
+                            let containers: Vec<Container> =
+                                items.iter().filter_map(resolve::container_of).collect();
+                            if containers.len() < items.len() {
+                                return Err(not_found);
+                            }
+                            break containers;
+                        }
                         Err(e @ EditError::Ambiguous { .. }) => return Err(e),
-                        Err(_) => return Err(not_found),
+                        Err(_) => cut -= 1,
                     }
                 };
-                if containers.is_empty() {
+                if steps.is_empty() {
                     return Err(not_found);
                 }
                 let mut reps = Vec::new();
                 for container in &containers {
-                    reps.extend(self.create(container, last, &source, placement)?);
+                    reps.extend(self.create(container, &steps[cut..], &source, placement)?);
                 }
                 self.edit(reps)
             }
@@ -132,43 +182,44 @@ impl Document {
         }
     }
 
-    /// Creates `name = source` in a container.
+    /// Creates what `steps` designate in a container, with the value
+    /// `source`: an attribute (inside new blocks or objects when there
+    /// are several steps, see [`super::schema`]), an object item, or a
+    /// tuple element at the end.
     fn create(
         &self,
         container: &Container,
-        last: &Step,
+        steps: &[Step],
         source: &str,
         placement: &Placement,
     ) -> Result<Vec<Replacement>, EditError> {
-        match (container, last) {
-            (Container::Root | Container::Body(_), Step::Name(name)) => {
-                check_identifier(name)?;
+        match (container, steps) {
+            (Container::Root | Container::Body(_), _) => {
+                let parent = match container {
+                    Container::Body(block) => block.type_name(),
+                    _ => None,
+                };
+                let item = create::body_item(parent.as_deref(), steps, source)?;
                 let target = Target::of(self, container)
                     .ok_or_else(|| EditError::unsupported("no body to create it in"))?;
-                let text = format!("{name} = {source}");
-                let text = crate::format(&format!("{text}\n"));
                 Ok(vec![insert_into_body(
                     self,
                     &target,
-                    text.trim_end_matches('\n'),
-                    false,
+                    &item.text,
+                    item.is_block,
                     placement,
                 )?])
             }
-            (Container::Object(object), Step::Name(name) | Step::Key(name)) => {
-                let text = format!("{} = {source}", object_key(name));
+            (Container::Object(object), _) => {
+                let text = create::object_item(steps, source)?;
                 edit_collection::add_object_item(&self.syntax(), object, &text)
             }
-            (Container::Tuple(tuple), Step::Index(n)) if *n == tuple.elements().count() => {
+            (Container::Tuple(tuple), [Step::Index(n)]) if *n == tuple.elements().count() => {
                 edit_collection::insert_element(&self.syntax(), tuple, *n, source)
             }
-            (_, Step::Any) => Err(EditError::unsupported("cannot create `*`")),
             (Container::Tuple(_), _) => Err(EditError::unsupported(
                 "a new tuple element goes at the end: use the index after the last, or insert_element",
             )),
-            (_, step) => Err(EditError::unsupported(format!(
-                "cannot create {step:?} here"
-            ))),
         }
     }
 

@@ -66,6 +66,7 @@
 
 mod address;
 mod comments;
+mod create;
 mod edit_block;
 mod edit_collection;
 mod edit_comments;
@@ -77,6 +78,7 @@ mod layout;
 mod refs;
 mod reparse;
 mod resolve;
+pub mod schema;
 mod scope;
 mod tracker;
 mod tree;

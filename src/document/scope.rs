@@ -374,6 +374,14 @@ mod tests {
             steps.push(Step::Name("new_attribute_name".into()));
             let a = Address::new(steps);
             out.push((format!("create {a}"), Box::new(move |d| d.set(&a, 1))));
+            let mut steps = address.steps().to_vec();
+            steps.extend([Step::Name("new_map".into()), Step::Name("key".into())]);
+            let a = Address::new(steps);
+            out.push((format!("create {a}"), Box::new(move |d| d.set(&a, "v"))));
+            let mut steps = address.steps().to_vec();
+            steps.extend([Step::Name("lifecycle".into()), Step::Name("x".into())]);
+            let a = Address::new(steps);
+            out.push((format!("create {a}"), Box::new(move |d| d.set(&a, true))));
             let a = address.to_string();
             out.push((
                 format!("append to {a}"),
