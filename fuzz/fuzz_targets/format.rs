@@ -3,15 +3,17 @@
 //! For every input that is valid UTF-8:
 //! - `format` never panics and changes only spaces and tabs (besides
 //!   dropping a leading byte order mark);
-//! - it is idempotent on input without syntax errors (on broken input
-//!   upstream `hclwrite.Format` is not always idempotent — `. ..\x1c`
-//!   formats to `...\x1c`, then to `... \x1c` — and hclwright matches
-//!   upstream byte for byte);
+//! - it is idempotent when both the input and its formatting are free of
+//!   syntax errors. Upstream is not idempotent otherwise, and hclwright
+//!   matches upstream byte for byte: on broken input (`. ..\x1c` formats
+//!   to `...\x1c`, then to `... \x1c`), and where removing a space makes a
+//!   valid text invalid (`a = 0. e` formats to `a = 0.e`, an invalid
+//!   number, as `terraform fmt` does too);
 //! - `format_edits` gives the same result, and each of its edits replaces
 //!   a run of spaces and tabs (or the leading byte order mark) with spaces
 //!   and tabs;
-//! - the terraform profile never panics, and when it succeeds, formatting
-//!   its output again changes nothing.
+//! - the terraform profile never panics, and when it succeeds on its own
+//!   output, formatting that output again changes nothing.
 #![no_main]
 
 use hclwright::diff::apply_edits;
@@ -31,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         "format changed more than spaces and tabs: {text:?} -> {out:?}"
     );
     let valid = hclwright::parse(text).errors().is_empty();
-    if valid {
+    if valid && hclwright::parse(&out).errors().is_empty() {
         let again = format(&out);
         assert!(
             again == out,
@@ -59,10 +61,11 @@ fuzz_target!(|data: &[u8]| {
     );
 
     let terraform = FormatOptions::terraform();
-    if let Ok(tf) = format_with(text, &terraform) {
-        let tf_again = format_with(&tf, &terraform);
+    if let Ok(tf) = format_with(text, &terraform)
+        && let Ok(tf_again) = format_with(&tf, &terraform)
+    {
         assert!(
-            tf_again.as_deref() == Ok(tf.as_str()),
+            tf_again == tf,
             "terraform profile is not idempotent: {text:?} -> {tf:?} -> {tf_again:?}"
         );
     }
