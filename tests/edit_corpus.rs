@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use hclwright::ast::{AstNode, Block, Expr};
 use hclwright::diff::apply_edits;
 use hclwright::document::{Address, Step};
-use hclwright::{Document, EditError, SyntaxKind, SyntaxNode, TextRange, Value};
+use hclwright::{Document, EditError, Placement, SyntaxKind, SyntaxNode, TextRange, Value};
 
 fn corpus() -> Option<PathBuf> {
     let Ok(dir) = std::env::var("HCLWRIGHT_CORPUS") else {
@@ -183,9 +183,15 @@ fn plans(doc: &Document, rng: &mut Rng) -> Vec<Plan> {
             let range = node.text_range();
             let v = values(rng);
             let a = addr.clone();
+            // A heredoc makes a one-line block (`a { b = 1 }`) multi-line.
+            let one_line_block = node
+                .parent()
+                .and_then(|body| body.parent())
+                .and_then(Block::cast)
+                .filter(|b| b.is_single_line());
             out.push(Plan {
                 what: format!("set {addr} = {v}"),
-                allowed: range,
+                allowed: one_line_block.map_or(range, |b| b.syntax().text_range()),
                 run: Box::new(move |d| d.set(&a, v)),
             });
             let a = addr.clone();
@@ -246,12 +252,37 @@ fn plans(doc: &Document, rng: &mut Rng) -> Vec<Plan> {
             });
             if let Some((parent, Step::Index(i))) = addr.parent().map(|(p, s)| (p, s.clone())) {
                 let v = values(rng);
+                let p = parent.clone();
                 out.push(Plan {
                     what: format!("insert {parent}[{i}] = {v}"),
                     allowed: widen(&text, range),
-                    run: Box::new(move |d| d.insert_element(&parent, i, v)),
+                    run: Box::new(move |d| d.insert_element(&p, i, v)),
                 });
-            } else if let Some((parent, _)) = addr.parent() {
+                let v = values(rng);
+                out.push(Plan {
+                    what: format!("add {v} after {parent}[{i}]"),
+                    allowed: widen(&text, range),
+                    run: Box::new(move |d| d.add_element(&parent, v, Placement::AfterIndex(i))),
+                });
+            } else if let Some((parent, Step::Name(key))) =
+                addr.parent().map(|(p, s)| (p, s.clone()))
+            {
+                let v = values(rng);
+                let mut steps = parent.steps().to_vec();
+                steps.push(Step::Name("placed_key".into()));
+                let a = Address::new(steps);
+                out.push(Plan {
+                    what: format!("add {a} = {v} before {key}"),
+                    allowed: widen(&text, range),
+                    run: Box::new(move |d| {
+                        match d.set_with(&a, v, Placement::Before(key.clone())) {
+                            Err(EditError::Ambiguous { .. }) => Ok(()),
+                            other => other,
+                        }
+                    }),
+                });
+            }
+            if let Some((parent, Step::Name(_))) = addr.parent().map(|(p, s)| (p, s.clone())) {
                 let v = values(rng);
                 let mut steps = parent.steps().to_vec();
                 steps.push(Step::Name("new_key".into()));

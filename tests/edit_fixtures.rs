@@ -6,7 +6,10 @@
 //! `fmt`-clean stays clean.
 //!
 //! Ops: `set ADDR HCL`, `string ADDR TEXT`, `heredoc ADDR TEXT`,
-//! `set-after ADDR SIBLING HCL`, `rm ADDR`, `mv ADDR NAME`,
+//! `set-after ADDR SIBLING HCL`, `set-at ADDR PLACEMENT HCL`,
+//! `add ADDR PLACEMENT HCL` (a tuple element; PLACEMENT is `first`,
+//! `last`, `before=NAME`, `after=NAME`, `before#N` or `after#N`),
+//! `rm ADDR`, `mv ADDR NAME`,
 //! `insert ADDR INDEX HCL`, `push ADDR HCL`,
 //! `block PARENT TYPE LABEL... [| BODY]` (PARENT `.` is the top level),
 //! `block-before PARENT SIBLING TYPE LABEL...`, `labels ADDR LABEL...`,
@@ -29,6 +32,27 @@ fn word(s: &str) -> (&str, &str) {
     }
 }
 
+/// `first`, `last`, `before=NAME`, `after=NAME`, `before#N`, `after#N`.
+fn placement_of(text: &str) -> Placement {
+    match text {
+        "first" => Placement::First,
+        "last" => Placement::Last,
+        _ => {
+            if let Some(name) = text.strip_prefix("before=") {
+                Placement::Before(name.to_string())
+            } else if let Some(name) = text.strip_prefix("after=") {
+                Placement::After(name.to_string())
+            } else if let Some(n) = text.strip_prefix("before#") {
+                Placement::BeforeIndex(n.parse().unwrap())
+            } else if let Some(n) = text.strip_prefix("after#") {
+                Placement::AfterIndex(n.parse().unwrap())
+            } else {
+                panic!("unknown placement {text}")
+            }
+        }
+    }
+}
+
 fn apply(doc: &mut Document, op: &str) -> Result<(), EditError> {
     let (name, rest) = word(op);
     match name {
@@ -43,6 +67,16 @@ fn apply(doc: &mut Document, op: &str) -> Result<(), EditError> {
         "heredoc" => {
             let (addr, text) = word(rest);
             doc.set(addr, Value::heredoc(unescape(text)))
+        }
+        "set-at" => {
+            let (addr, rest) = word(rest);
+            let (placement, value) = word(rest);
+            doc.set_with(addr, Value::parse(value)?, placement_of(placement))
+        }
+        "add" => {
+            let (addr, rest) = word(rest);
+            let (placement, value) = word(rest);
+            doc.add_element(addr, Value::parse(value)?, placement_of(placement))
         }
         "set-after" => {
             let (addr, rest) = word(rest);

@@ -36,17 +36,51 @@ pub(crate) fn body_item(
     })
 }
 
-/// The item `key = value` that makes `steps` exist in an object, the
-/// value laid out at indentation zero.
-pub(crate) fn object_item(steps: &[Step], source: &str) -> Result<String, EditError> {
+/// How the items of an object are written: `key = value` or
+/// `key: value`, keys quoted only when they must be or always.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ObjectStyle {
+    /// Items written `key: value`.
+    pub colon: bool,
+    /// Every key quoted, identifiers too.
+    pub quoted_keys: bool,
+}
+
+impl ObjectStyle {
+    /// A key in this style.
+    pub fn key(&self, key: &str) -> String {
+        if self.quoted_keys {
+            format!("\"{}\"", crate::refs::escape_string(key))
+        } else {
+            object_key(key)
+        }
+    }
+
+    /// The separator between a key and its value, before layout.
+    fn separator(&self) -> &'static str {
+        if self.colon { ": " } else { " = " }
+    }
+}
+
+/// The item `key = value` (or `key: value`, as `style` says) that makes
+/// `steps` exist in an object, the value laid out at indentation zero.
+pub(crate) fn object_item(
+    steps: &[Step],
+    source: &str,
+    style: ObjectStyle,
+) -> Result<String, EditError> {
     let (first, rest) = steps
         .split_first()
         .ok_or_else(|| EditError::unsupported("nothing to create"))?;
     let key = match first {
-        Step::Name(k) | Step::Key(k) => object_key(k),
+        Step::Name(k) | Step::Key(k) => style.key(k),
         other => return Err(cannot_create(other, "an object")),
     };
-    Ok(format!("{key} = {}", object_value(rest, source)?))
+    Ok(format!(
+        "{key}{}{}",
+        style.separator(),
+        object_value(rest, source, style)?
+    ))
 }
 
 fn raw_body_item(parent: Option<&str>, steps: &[Step], source: &str) -> Result<NewItem, EditError> {
@@ -85,7 +119,10 @@ fn raw_body_item(parent: Option<&str>, steps: &[Step], source: &str) -> Result<N
             })
         }
         _ => Ok(NewItem {
-            text: format!("{name} = {}", raw_object_value(rest, source)?),
+            text: format!(
+                "{name} = {}",
+                raw_object_value(rest, source, ObjectStyle::default())?
+            ),
             is_block: false,
         }),
     }
@@ -93,26 +130,27 @@ fn raw_body_item(parent: Option<&str>, steps: &[Step], source: &str) -> Result<N
 
 /// `source` inside nested objects, one per key, laid out at indentation
 /// zero.
-fn object_value(keys: &[Step], source: &str) -> Result<String, EditError> {
+fn object_value(keys: &[Step], source: &str, style: ObjectStyle) -> Result<String, EditError> {
     if keys.is_empty() {
         return Ok(source.to_string());
     }
-    let raw = raw_object_value(keys, source)?;
+    let raw = raw_object_value(keys, source, style)?;
     let formatted = crate::format(&format!("x = {raw}\n"));
     Ok(formatted["x = ".len()..formatted.len() - 1].to_string())
 }
 
-fn raw_object_value(keys: &[Step], source: &str) -> Result<String, EditError> {
+fn raw_object_value(keys: &[Step], source: &str, style: ObjectStyle) -> Result<String, EditError> {
     let Some((first, rest)) = keys.split_first() else {
         return Ok(source.to_string());
     };
     let key = match first {
-        Step::Name(k) | Step::Key(k) => object_key(k),
+        Step::Name(k) | Step::Key(k) => style.key(k),
         other => return Err(cannot_create(other, "an object")),
     };
     Ok(format!(
-        "{{\n{key} = {}\n}}",
-        raw_object_value(rest, source)?
+        "{{\n{key}{}{}\n}}",
+        style.separator(),
+        raw_object_value(rest, source, style)?
     ))
 }
 
@@ -165,9 +203,18 @@ mod tests {
             body(Some("resource"), "tags[\"cost center\"]", "1").unwrap(),
             "tags = {\n  \"cost center\" = 1\n}"
         );
+        let steps = Address::parse("a.b").unwrap();
         assert_eq!(
-            object_item(Address::parse("a.b").unwrap().steps(), "1").unwrap(),
+            object_item(steps.steps(), "1", ObjectStyle::default()).unwrap(),
             "a = {\n  b = 1\n}"
+        );
+        let json = ObjectStyle {
+            colon: true,
+            quoted_keys: true,
+        };
+        assert_eq!(
+            object_item(steps.steps(), "1", json).unwrap(),
+            "\"a\": {\n  \"b\" : 1\n}"
         );
     }
 

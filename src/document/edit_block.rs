@@ -6,9 +6,9 @@ use text_size::{TextRange, TextSize};
 
 use super::address::{Address, IntoAddress};
 use super::comments::ends_line;
-use super::edit_item::Placement;
 use super::error::{EditError, render_errors};
 use super::layout::{line_indent, line_start, reindent, token_right};
+use super::placement::Placement;
 use super::resolve::Container;
 use super::{Document, Item, Replacement};
 use crate::ast::{self, AstNode, BodyItem};
@@ -93,45 +93,35 @@ pub(crate) fn insert_into_body(
         (None, Some(block)) => line_indent(&root, core_start(block.syntax())) + &unit,
         (None, None) => String::new(),
     };
+    // Where: an item to insert before or after.
+    let named = |k: usize, name: &str| items[k].name().as_deref() == Some(name);
+    let anchor = match placement {
+        Placement::Default if !is_block => {
+            match items
+                .iter()
+                .rposition(|i| matches!(i, BodyItem::Attribute(_)))
+            {
+                Some(last_attr) => Some((last_attr, true)),
+                None => Placement::First.anchor(items.len(), named)?,
+            }
+        }
+        other => other.anchor(items.len(), named)?,
+    };
     if let Some(block) = target.block.as_ref().filter(|b| b.is_single_line())
         && let Some(item) = items.first()
     {
-        return expand_single_line(&root, block, item, text, &unit, is_block, placement);
+        let first_new = anchor == Some((0, false));
+        return expand_single_line(&root, block, item, text, &unit, is_block, first_new);
     }
     let laid = format!("{indent}{}", reindent(text, &indent, &unit));
-    // Where: an item to insert before or after.
-    let anchor: Option<(BodyItem, bool)> = match placement {
-        Placement::Before(name) | Placement::After(name) => {
-            let found = items
-                .iter()
-                .find(|i| i.name().as_deref() == Some(name.as_str()))
-                .cloned()
-                .ok_or_else(|| EditError::NotFound {
-                    address: name.clone(),
-                    matched: String::new(),
-                })?;
-            Some((found, matches!(placement, Placement::After(_))))
-        }
-        Placement::First => items.first().cloned().map(|i| (i, false)),
-        Placement::Last => items.last().cloned().map(|i| (i, true)),
-        Placement::Default if is_block => items.last().cloned().map(|i| (i, true)),
-        Placement::Default => match items
-            .iter()
-            .rev()
-            .find(|i| matches!(i, BodyItem::Attribute(_)))
-        {
-            Some(last_attr) => Some((last_attr.clone(), true)),
-            None => items.first().cloned().map(|i| (i, false)),
-        },
-    };
     match anchor {
-        Some((item, after)) => Ok(insert_next_to(&item, after, &laid, is_block)),
+        Some((k, after)) => Ok(insert_next_to(&items[k], after, &laid, is_block)),
         None => insert_into_empty(&root, target, &laid),
     }
 }
 
 /// Inserts into a one-line block (`a { b = 1 }`): the block is rewritten
-/// over several lines, its item first or second as `placement` says.
+/// over several lines, the new item first when `first_new`.
 fn expand_single_line(
     root: &SyntaxNode,
     block: &ast::Block,
@@ -139,7 +129,7 @@ fn expand_single_line(
     text: &str,
     unit: &str,
     is_block: bool,
-    placement: &Placement,
+    first_new: bool,
 ) -> Result<Replacement, EditError> {
     let (Some(open), Some(close)) = (block.open_brace(), block.close_brace()) else {
         return Err(EditError::unsupported("the block has no braces"));
@@ -150,11 +140,6 @@ fn expand_single_line(
     let new = format!("{indent}{}", reindent(text, &indent, unit));
     let old = format!("{indent}{existing}");
     let sep = if is_block { "\n\n" } else { "\n" };
-    let first_new = match placement {
-        Placement::First => true,
-        Placement::Before(name) => item.name().as_deref() == Some(name.as_str()),
-        _ => false,
-    };
     let body = if first_new {
         format!("{new}{sep}{old}")
     } else {

@@ -7,10 +7,13 @@ use text_size::{TextRange, TextSize};
 
 use super::address::{Address, IntoAddress};
 use super::comments;
+use super::create::ObjectStyle;
 use super::edit_block::core_start;
 use super::edit_item::unit_near;
 use super::error::EditError;
+use super::heredoc;
 use super::layout::{line_end, line_indent, line_start, reindent};
+use super::placement::Placement;
 use super::resolve::{Container, container_of};
 use super::{Document, Item, Replacement, Value};
 use crate::ast::{self, AstNode};
@@ -55,12 +58,30 @@ fn lines_start(root: &SyntaxNode, item: &Item) -> TextSize {
     line_start(root, first.min(item.syntax().text_range().start()))
 }
 
+/// How the items of an object are written: `:` when every item uses it,
+/// quoted keys when every key is quoted (and there is one at least).
+pub(crate) fn object_style(object: &ast::Object) -> ObjectStyle {
+    let items: Vec<ast::ObjectItem> = object.items().collect();
+    let colon = !items.is_empty()
+        && items
+            .iter()
+            .all(|i| i.separator().is_some_and(|t| t.kind() == COLON));
+    let quoted_keys = !items.is_empty()
+        && items.iter().all(|i| {
+            i.key()
+                .and_then(|k| k.expr())
+                .is_some_and(|e| matches!(e, ast::Expr::QuotedTemplate(_)))
+        });
+    ObjectStyle { colon, quoted_keys }
+}
+
 /// The change that adds the item `text` (`key = value` at indentation
-/// zero) to an object.
+/// zero) to an object, placed by `placement` (by key or position).
 pub(crate) fn add_object_item(
     root: &SyntaxNode,
     object: &ast::Object,
     text: &str,
+    placement: &Placement,
 ) -> Result<Vec<Replacement>, EditError> {
     let node = object.syntax();
     let (open, close) = brackets(node).ok_or_else(|| EditError::unsupported("unclosed object"))?;
@@ -70,56 +91,164 @@ pub(crate) fn add_object_item(
             .iter()
             .any(|i| i.syntax().last_token().is_some_and(|t| t.kind() == NEWLINE));
     let outer = line_indent(root, open.text_range().start());
-    match items.last() {
-        Some(last) if multiline => {
-            let indent = line_indent(root, core_start(last.syntax()));
-            let unit = unit_near(root, last.syntax());
-            let comma = if last.comma().is_some() { "," } else { "" };
-            let laid = format!("{indent}{}{comma}", reindent(text, &indent, &unit));
-            let end = last.syntax().text_range().end();
-            if last
-                .syntax()
-                .last_token()
-                .is_some_and(|t| t.kind() == NEWLINE)
-            {
-                Ok(vec![Replacement::new(
-                    TextRange::empty(end),
-                    format!("{laid}\n"),
-                )])
-            } else {
-                Ok(vec![Replacement::new(
-                    TextRange::empty(end),
-                    format!("\n{laid}"),
-                )])
-            }
+    let named = |k: usize, name: &str| {
+        items[k].key().and_then(|key| key.literal_name()).as_deref() == Some(name)
+    };
+    let Some((k, after)) = placement.anchor(items.len(), named)? else {
+        let unit = unit_near(root, node);
+        let indent = format!("{outer}{unit}");
+        let laid = format!("{indent}{}", reindent(text, &indent, &unit));
+        let inner = TextRange::new(open.text_range().end(), close.text_range().start());
+        let has_comments = node.children_with_tokens().any(|e| e.kind() == COMMENT);
+        if has_comments {
+            let close_line = line_start(root, close.text_range().start());
+            return Ok(vec![Replacement::new(
+                TextRange::empty(close_line),
+                format!("{laid}\n"),
+            )]);
         }
-        Some(last) => {
-            let end = last.syntax().text_range().end();
-            let text = &reindent(text, &outer, &unit_near(root, node));
-            let text = if last.comma().is_some() {
-                format!(" {text},")
-            } else {
-                format!(", {text}")
+        return Ok(vec![Replacement::new(inner, format!("\n{laid}\n{outer}"))]);
+    };
+    let anchor = &items[k];
+    let anchor_node = anchor.syntax();
+    let own_line = starts_line(&NodeOrToken::Node(anchor_node.clone()))
+        || anchor_node
+            .first_token()
+            .is_some_and(|t| t.kind() == WHITESPACE);
+    if multiline && (after || own_line) {
+        let indent = line_indent(root, core_start(anchor_node));
+        let unit = unit_near(root, anchor_node);
+        // A comma as the items around use them: the last one's for a new
+        // last item (a trailing comma or not), the others' otherwise.
+        let new_is_last = after && k + 1 == items.len();
+        let comma = if new_is_last || items.len() == 1 {
+            anchor.comma().is_some()
+        } else {
+            items[..items.len() - 1].iter().any(|i| i.comma().is_some())
+        };
+        // After a heredoc, a newline separates the items.
+        let comma = if comma && !heredoc::ends_with_heredoc(text) {
+            ","
+        } else {
+            ""
+        };
+        let laid = format!("{indent}{}{comma}", reindent(text, &indent, &unit));
+        if !after {
+            let at = lines_start(root, &Item::ObjectItem(anchor.clone()));
+            return Ok(vec![Replacement::new(
+                TextRange::empty(at),
+                format!("{laid}\n"),
+            )]);
+        }
+        let end = anchor_node.text_range().end();
+        let owns_newline = anchor_node
+            .last_token()
+            .is_some_and(|t| t.kind() == NEWLINE);
+        let text = if owns_newline {
+            format!("{laid}\n")
+        } else {
+            format!("\n{laid}")
+        };
+        let mut reps = vec![Replacement::new(TextRange::empty(end), text)];
+        // Commas between the items but none after the last: the old last
+        // one gets its comma.
+        let between = items.len() > 1 && items[..k].iter().all(|i| i.comma().is_some());
+        if new_is_last
+            && anchor.comma().is_none()
+            && between
+            && let Some(value) = anchor.value()
+        {
+            let at = value.syntax().text_range().end();
+            reps.push(Replacement::new(TextRange::empty(at), ","));
+        }
+        return Ok(reps);
+    }
+    // On one line with the others: separated by commas (after a heredoc,
+    // by a newline: what follows it starts the next line).
+    let text = &reindent(text, &outer, &unit_near(root, node));
+    let range = anchor_node.text_range();
+    let (at, new) = match (after, anchor.comma().is_some()) {
+        (true, true) => (range.end(), format!(" {text},")),
+        (true, false) => (range.end(), format!(", {text}")),
+        (false, _) => (range.start(), format!("{text}, ")),
+    };
+    // A heredoc ends its line: no comma after it, and what followed
+    // starts the next line (a heredoc put last is followed by the old
+    // text, which the layout moves).
+    let heredoc_first = heredoc::ends_with_heredoc(text) && (anchor.comma().is_some() || !after);
+    let rep = if heredoc_first {
+        let lead = if after { " " } else { "" };
+        let mut r = Replacement::new(TextRange::empty(at), format!("{lead}{text}\n"));
+        r.reindent_lines = vec![r.text.matches('\n').count()];
+        r
+    } else {
+        Replacement::new(TextRange::empty(at), new)
+    };
+    Ok(vec![rep])
+}
+
+/// The spaces around an item's `:`, when it has one: before it, and
+/// after it (`None` when a newline or a comment follows it).
+fn colon_spaces(item: &ast::ObjectItem) -> Option<(String, Option<String>)> {
+    let sep = item.separator().filter(|t| t.kind() == COLON)?;
+    let before = sep
+        .prev_token()
+        .filter(|t| t.kind() == WHITESPACE)
+        .map_or_else(String::new, |t| t.text().to_string());
+    let after = match sep.next_token() {
+        Some(t) if t.kind() == WHITESPACE => {
+            let next = t.next_token();
+            next.filter(|n| !matches!(n.kind(), NEWLINE | COMMENT))
+                .map(|_| t.text().to_string())
+        }
+        Some(t) if matches!(t.kind(), NEWLINE | COMMENT) => None,
+        _ => Some(String::new()),
+    };
+    Some((before, after))
+}
+
+/// The changes that give new object items written with `:` (and the
+/// items with `:` inside their values) the spacing around `:` of a
+/// sibling: `"a": 1` next to `"b": 2`, not the canonical `"a" : 1`.
+pub(crate) fn colon_spacing_of_siblings(new_items: &[Item]) -> Vec<Replacement> {
+    let mut out = Vec::new();
+    for item in new_items {
+        let Item::ObjectItem(new) = item else {
+            continue;
+        };
+        let Some(object) = new.syntax().parent().and_then(ast::Object::cast) else {
+            continue;
+        };
+        let siblings: Vec<ast::ObjectItem> = object.items().collect();
+        let Some(at) = siblings.iter().position(|i| i == new) else {
+            continue;
+        };
+        let sibling = at
+            .checked_sub(1)
+            .map(|k| &siblings[k])
+            .or_else(|| siblings.get(at + 1));
+        let Some((before, after)) = sibling.and_then(colon_spaces) else {
+            continue;
+        };
+        let all = new.syntax().descendants().filter_map(ast::ObjectItem::cast);
+        for inner in all {
+            let Some(sep) = inner.separator().filter(|t| t.kind() == COLON) else {
+                continue;
             };
-            Ok(vec![Replacement::new(TextRange::empty(end), text)])
-        }
-        None => {
-            let unit = unit_near(root, node);
-            let indent = format!("{outer}{unit}");
-            let laid = format!("{indent}{}", reindent(text, &indent, &unit));
-            let inner = TextRange::new(open.text_range().end(), close.text_range().start());
-            let has_comments = node.children_with_tokens().any(|e| e.kind() == COMMENT);
-            if has_comments {
-                let close_line = line_start(root, close.text_range().start());
-                Ok(vec![Replacement::new(
-                    TextRange::empty(close_line),
-                    format!("{laid}\n"),
-                )])
-            } else {
-                Ok(vec![Replacement::new(inner, format!("\n{laid}\n{outer}"))])
+            let prev = sep.prev_token().filter(|t| t.kind() == WHITESPACE);
+            let range = prev.map_or(TextRange::empty(sep.text_range().start()), |t| {
+                t.text_range()
+            });
+            out.push(Replacement::new(range, before.clone()));
+            if let Some(after) = &after {
+                let next = sep.next_token().filter(|t| t.kind() == WHITESPACE);
+                let range =
+                    next.map_or(TextRange::empty(sep.text_range().end()), |t| t.text_range());
+                out.push(Replacement::new(range, after.clone()));
             }
         }
     }
+    out
 }
 
 /// The range to delete to remove an object item.
@@ -285,14 +414,14 @@ pub(crate) fn insert_element(
             let at = lines_start(root, &item);
             return Ok(vec![Replacement::new(
                 TextRange::empty(at),
-                format!("{laid},\n"),
+                format!("{}\n", heredoc::then(&laid, ",")),
             )]);
         }
         let Some(last) = elements.last() else {
             let at = line_start(root, close.text_range().start());
             return Ok(vec![Replacement::new(
                 TextRange::empty(at),
-                format!("{laid},\n"),
+                format!("{}\n", heredoc::then(&laid, ",")),
             )]);
         };
         let last_el = NodeOrToken::Node(last.syntax().clone());
@@ -308,7 +437,7 @@ pub(crate) fn insert_element(
         if trailing {
             return Ok(vec![Replacement::new(
                 TextRange::empty(at),
-                format!("{laid},\n"),
+                format!("{}\n", heredoc::then(&laid, ",")),
             )]);
         }
         return Ok(vec![
@@ -325,19 +454,42 @@ pub(crate) fn insert_element(
         let at = elements[index].syntax().text_range().start();
         Ok(vec![Replacement::new(
             TextRange::empty(at),
-            format!("{source}, "),
+            heredoc::then(source, ", "),
         )])
     } else {
         let last = NodeOrToken::Node(elements[elements.len() - 1].syntax().clone());
         match next_non_space(&last).filter(|n| n.kind() == COMMA) {
             Some(comma) => Ok(vec![Replacement::new(
                 TextRange::empty(comma.text_range().end()),
-                format!(" {source},"),
+                heredoc::then(&format!(" {source}"), ","),
             )]),
             None => Ok(vec![Replacement::new(
                 TextRange::empty(last.text_range().end()),
                 format!(", {source}"),
             )]),
+        }
+    }
+}
+
+/// Where a new element goes in a tuple.
+enum ElementAt {
+    /// At this position (the length appends).
+    Index(usize),
+    /// As a placement says.
+    Placed(Placement),
+}
+
+impl ElementAt {
+    /// The position in `tuple`.
+    fn position(&self, tuple: &ast::Tuple) -> Result<usize, EditError> {
+        let elements: Vec<ast::Expr> = tuple.elements().collect();
+        match self {
+            ElementAt::Index(i) => Ok(*i),
+            ElementAt::Placed(placement) => placement.position(elements.len(), |k, name| {
+                let e = &elements[k];
+                Value::decode(e).is_some_and(|v| v.as_str() == Some(name))
+                    || e.syntax().to_string() == name
+            }),
         }
     }
 }
@@ -361,7 +513,7 @@ impl Document {
         value: impl Into<Value>,
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
-        self.insert_elements(address.into_address()?, Some(index), value.into())
+        self.insert_elements(address, ElementAt::Index(index), value.into())
     }
 
     /// Appends `value` to the tuple at `address`.
@@ -371,33 +523,47 @@ impl Document {
         value: impl Into<Value>,
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
-        self.insert_elements(address.into_address()?, None, value.into())
+        self.insert_elements(address, ElementAt::Placed(Placement::Last), value.into())
+    }
+
+    /// Adds `value` to the tuple at `address`, placed by `placement`:
+    /// first, last (the default), before or after the element at a
+    /// position ([`Placement::BeforeIndex`], [`Placement::AfterIndex`]),
+    /// or before or after the element whose value is a string
+    /// ([`Placement::Before`], [`Placement::After`]; an element whose
+    /// source text is the string matches too, such as `var.a`).
+    ///
+    /// ```
+    /// use hclwright::{Document, Placement};
+    /// let mut doc = Document::parse("azs = [\"a\", \"c\"]\n").unwrap();
+    /// doc.add_element("azs", "b", Placement::Before("c".into())).unwrap();
+    /// doc.add_element("azs", "first", Placement::First).unwrap();
+    /// assert_eq!(doc.to_string(), "azs = [\"first\", \"a\", \"b\", \"c\"]\n");
+    /// ```
+    pub fn add_element(
+        &mut self,
+        address: impl IntoAddress,
+        value: impl Into<Value>,
+        placement: Placement,
+    ) -> Result<(), EditError> {
+        let address: Address = address.into_address()?;
+        self.insert_elements(address, ElementAt::Placed(placement), value.into())
     }
 
     fn insert_elements(
         &mut self,
         address: Address,
-        index: Option<usize>,
+        at: ElementAt,
         value: Value,
     ) -> Result<(), EditError> {
-        self.scoped(&address, |doc| {
-            let result = doc.insert_source(&address, index, &value.to_source());
-            match (result, &value) {
-                // A heredoc must end its line: written quoted where a comma
-                // or a bracket follows it.
-                (Err(EditError::Broken { .. }), Value::Heredoc(s)) => {
-                    let quoted = Value::String(s.clone()).to_source();
-                    doc.insert_source(&address, index, &quoted)
-                }
-                (other, _) => other,
-            }
-        })
+        let source = value.to_source();
+        self.scoped(&address, |doc| doc.insert_source(&address, &at, &source))
     }
 
     fn insert_source(
         &mut self,
         address: &Address,
-        index: Option<usize>,
+        at: &ElementAt,
         source: &str,
     ) -> Result<(), EditError> {
         let root = self.syntax();
@@ -408,8 +574,8 @@ impl Document {
                     "`{address}` is not a tuple"
                 )));
             };
-            let at = index.unwrap_or_else(|| tuple.elements().count());
-            reps.extend(insert_element(&root, &tuple, at, source)?);
+            let index = at.position(&tuple)?;
+            reps.extend(insert_element(&root, &tuple, index, source)?);
         }
         self.edit(reps)
     }

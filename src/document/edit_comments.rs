@@ -174,7 +174,7 @@ impl Document {
                         token_left(&root, pos).is_some_and(|t| t.kind() == HEREDOC_END);
                     if after_heredoc {
                         return Err(EditError::unsupported(format!(
-                            "`{address}` ends with a heredoc: nothing may follow its closing marker"
+                            "`{address}` ends with a heredoc, and no comment can share its line: the closing marker must be alone on its line, and nothing may follow the opening `<<` marker either; put the comment on a line above the item instead (set_comments_above)"
                         )));
                     }
                     if next.is_some_and(|t| t.kind() != NEWLINE) {

@@ -6,28 +6,12 @@ use super::edit_block::{Target, article, body_item_removal, check_identifier, in
 use super::edit_collection;
 use super::error::EditError;
 use super::layout::{line_indent, reindent};
+use super::placement::Placement;
 use super::resolve::{self, Container};
-use super::value::object_key;
 use super::{Document, Item, Replacement, Value};
 use crate::ast::{self, AstNode};
 use crate::syntax_kind::SyntaxNode;
-
-/// Where a new attribute or block goes in its body.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Placement {
-    /// Attributes: after the last attribute, before nested blocks (at the
-    /// start when there is no attribute). Blocks: at the end.
-    #[default]
-    Default,
-    /// Before the attribute or block with this name (block type).
-    Before(String),
-    /// After the attribute or block with this name (block type).
-    After(String),
-    /// Before every other item.
-    First,
-    /// After every other item.
-    Last,
-}
+use text_size::TextRange;
 
 impl Document {
     /// Sets the value at `address`: an attribute's, an object item's or a
@@ -118,15 +102,7 @@ impl Document {
         value: &Value,
         placement: &Placement,
     ) -> Result<(), EditError> {
-        match self.set_source(address.clone(), &value.to_source(), placement) {
-            // A heredoc must end its line: where something follows it
-            // (a comma, a bracket), the string is written quoted.
-            Err(EditError::Broken { .. }) if matches!(value, Value::Heredoc(_)) => {
-                let quoted = Value::String(value.as_str().unwrap_or_default().to_string());
-                self.set_source(address.clone(), &quoted.to_source(), placement)
-            }
-            other => other,
-        }
+        self.set_source(address.clone(), &value.to_source(), placement)
     }
 
     /// [`Document::set_with`] for a value given as laid-out source.
@@ -176,7 +152,19 @@ impl Document {
                 for container in &containers {
                     reps.extend(self.create(container, &steps[cut..], &source, placement)?);
                 }
-                self.edit(reps)
+                let saved = self.clone();
+                self.edit(reps)?;
+                // New items of objects written `"key": value` take the
+                // spacing of their siblings around `:`.
+                if containers.iter().any(|c| matches!(c, Container::Object(_))) {
+                    let created = self.resolve(&Address::new(steps[..=cut].to_vec()))?;
+                    let spacing = edit_collection::colon_spacing_of_siblings(&created);
+                    if let Err(e) = self.apply(spacing) {
+                        *self = saved;
+                        return Err(e);
+                    }
+                }
+                Ok(())
             }
             Err(e) => Err(e),
         }
@@ -211,8 +199,9 @@ impl Document {
                 )?])
             }
             (Container::Object(object), _) => {
-                let text = create::object_item(steps, source)?;
-                edit_collection::add_object_item(&self.syntax(), object, &text)
+                let style = edit_collection::object_style(object);
+                let text = create::object_item(steps, source, style)?;
+                edit_collection::add_object_item(&self.syntax(), object, &text, placement)
             }
             (Container::Tuple(tuple), [Step::Index(n)]) if *n == tuple.elements().count() => {
                 edit_collection::insert_element(&self.syntax(), tuple, *n, source)
@@ -285,6 +274,29 @@ fn set_value(root: &SyntaxNode, item: &Item, source: &str) -> Result<Replacement
         ))
     })?;
     let range = expr.syntax().text_range();
+    // A heredoc cannot stay in a one-line block (`a { b = 1 }`): the
+    // block is written over several lines.
+    if let Item::Attribute(attr) = item
+        && super::heredoc::ends_with_heredoc(source)
+        && let Some(block) = attr
+            .syntax()
+            .parent()
+            .and_then(|body| body.parent())
+            .and_then(ast::Block::cast)
+            .filter(|b| b.is_single_line())
+        && let (Some(open), Some(close)) = (block.open_brace(), block.close_brace())
+    {
+        let outer = line_indent(root, super::edit_block::core_start(block.syntax()));
+        let unit = "  ";
+        let indent = format!("{outer}{unit}");
+        let name = attr.name().unwrap_or_default();
+        let value = reindent(source, &indent, unit);
+        let inner = TextRange::new(open.text_range().end(), close.text_range().start());
+        return Ok(Replacement::new(
+            inner,
+            format!("\n{indent}{name} = {value}\n{outer}"),
+        ));
+    }
     let indent = line_indent(root, range.start());
     let unit = unit_near(root, item.syntax());
     Ok(Replacement::new(range, reindent(source, &indent, &unit)))
@@ -351,9 +363,14 @@ fn rename_item(item: &Item, new_name: &str) -> Result<Replacement, EditError> {
                     name: new_name.to_string(),
                 });
             }
+            // A quoted key stays quoted.
+            let style = create::ObjectStyle {
+                colon: false,
+                quoted_keys: matches!(key.expr(), Some(ast::Expr::QuotedTemplate(_))),
+            };
             Ok(Replacement::new(
                 key.syntax().text_range(),
-                object_key(new_name),
+                style.key(new_name),
             ))
         }
         Item::Element { .. } => Err(EditError::unsupported("a tuple element has no name")),

@@ -5,6 +5,7 @@
 
 use text_size::{TextRange, TextSize};
 
+use super::edit_item::unit_near;
 use crate::lexer::tokenize;
 use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
 
@@ -214,12 +215,15 @@ impl Window {
 
 /// Where an edit changed the text: the range in the old text and the
 /// range of the new text, with what may be laid out.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Touched {
     /// The replaced range, in the old text.
     pub old: TextRange,
     /// The new text's range, in the new text.
     pub new: TextRange,
+    /// Starts of lines (in the new text) to indent as the formatter
+    /// does, in the file's unit.
+    pub reindent: Vec<TextSize>,
 }
 
 /// Whether the lines a layout looked at reached the start or the end of
@@ -252,7 +256,11 @@ pub(crate) fn relayout(
     touched: Touched,
 ) -> (Vec<(TextRange, String)>, Reach) {
     let (aligned, old_reach) = was_aligned(old_root, touched.old);
-    let window = Window::new(new_root, touched.new);
+    // The line to indent is in the window.
+    let lines = touched.reindent.iter().fold(touched.new, |range, at| {
+        range.cover(TextRange::new(*at, line_end(new_root, *at)))
+    });
+    let window = Window::new(new_root, lines);
     let new_reach = Reach::of(new_root, window.range);
     let reach = Reach {
         start: old_reach.start || new_reach.start,
@@ -268,8 +276,69 @@ pub(crate) fn relayout(
     );
     let edits = crate::format::format_range_edits(&window.text, all);
     let mut out = Vec::new();
+    let reindent: Vec<TextSize> = touched
+        .reindent
+        .iter()
+        .copied()
+        .filter(|at| window.range.contains_inclusive(*at))
+        .collect();
+    // Indentation is relative to the window's first line with content,
+    // whose indentation stays.
+    let indent_at = |local: usize| -> (usize, usize) {
+        let current = window.text[local..]
+            .bytes()
+            .take_while(|b| *b == b' ' || *b == b'\t')
+            .count();
+        let canonical = edits
+            .iter()
+            .find(|e| usize::from(e.range.start()) == local)
+            .map_or(current, |e| e.new_text.len());
+        (current, canonical)
+    };
+    let reference = (window.prefix_len..window.text.len())
+        .filter(|&p| window.at_line_start(p))
+        .find(|&p| {
+            let rest = window.text[p..].trim_start_matches([' ', '\t']);
+            !rest.is_empty() && !rest.starts_with(['\n', '\r'])
+        });
+    for &at in &reindent {
+        // Never inside a heredoc.
+        if token_right(new_root, at).is_some_and(|t| t.kind() == TEMPLATE_LITERAL) {
+            continue;
+        }
+        let Some(reference) = reference else {
+            continue;
+        };
+        let local = usize::from(window.local(TextRange::empty(at)).start());
+        let (current, canonical) = indent_at(local);
+        let (ref_current, ref_canonical) = indent_at(reference);
+        let unit = token_right(new_root, at)
+            .and_then(|t| t.parent())
+            .map_or_else(|| "  ".to_string(), |n| unit_near(new_root, &n));
+        let mut indent = window.text[reference..reference + ref_current].to_string();
+        let (level, ref_level) = (canonical / 2, ref_canonical / 2);
+        if level >= ref_level {
+            indent.push_str(&unit.repeat(level - ref_level));
+        } else {
+            for _ in level..ref_level {
+                match indent.strip_suffix(unit.as_str()) {
+                    Some(shorter) => indent.truncate(shorter.len()),
+                    None => indent.clear(),
+                }
+            }
+        }
+        if window.text[local..local + current] != indent {
+            out.push((TextRange::at(at, TextSize::from(current as u32)), indent));
+        }
+    }
     for edit in edits {
         let start = usize::from(edit.range.start());
+        if reindent
+            .iter()
+            .any(|at| window.local(TextRange::empty(*at)).start() == edit.range.start())
+        {
+            continue;
+        }
         if start < window.prefix_len || window.at_line_start(start) {
             continue;
         }
@@ -393,6 +462,7 @@ mod tests {
         let touched = Touched {
             old: r(6, 6),
             new: r(6, 17),
+            reindent: Vec::new(),
         };
         let (edits, reach) = relayout(&old, &new, touched);
         assert_eq!(edits.len(), 2);
@@ -409,6 +479,7 @@ mod tests {
         let touched = Touched {
             old: r(7, 7),
             new: r(7, 18),
+            reindent: Vec::new(),
         };
         assert!(relayout(&old, &new, touched).0.is_empty());
     }

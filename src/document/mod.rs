@@ -72,9 +72,11 @@ mod edit_collection;
 mod edit_comments;
 mod edit_item;
 mod error;
+mod heredoc;
 mod index;
 mod item;
 mod layout;
+mod placement;
 mod refs;
 mod reparse;
 mod resolve;
@@ -89,9 +91,9 @@ use std::fmt;
 use text_size::{TextRange, TextSize};
 
 pub use address::{Address, IntoAddress, Step};
-pub use edit_item::Placement;
 pub use error::{EditError, ParseError};
 pub use item::Item;
+pub use placement::Placement;
 pub use value::{NotFinite, Value};
 
 use crate::ast::{self, AstNode, BodyItem};
@@ -122,6 +124,11 @@ pub struct Document {
 pub(crate) struct Replacement {
     pub range: TextRange,
     pub text: String,
+    /// The lines that start after these newlines of `text` (counted
+    /// from 1; 0 is the line the text starts on, from its start) are
+    /// indented by the layout as the formatter indents them (lines moved
+    /// down to make room for a heredoc).
+    pub reindent_lines: Vec<usize>,
 }
 
 impl Replacement {
@@ -129,6 +136,7 @@ impl Replacement {
         Replacement {
             range,
             text: text.into(),
+            reindent_lines: Vec::new(),
         }
     }
 }
@@ -282,6 +290,7 @@ impl Document {
         {
             return Err(EditError::unsupported("overlapping changes"));
         }
+        reps.retain(|r| !(r.range.is_empty() && r.text.is_empty()));
         let mut root = self.syntax();
         let mut applied = Vec::with_capacity(reps.len());
         // From the last to the first, so that earlier ranges stay valid.
@@ -323,20 +332,37 @@ impl Document {
 
     /// Applies replacements, then lays out the new content and realigns
     /// the groups it joins (see [`layout::relayout`]). All or nothing.
-    pub(crate) fn edit(&mut self, mut reps: Vec<Replacement>) -> Result<(), EditError> {
+    pub(crate) fn edit(&mut self, reps: Vec<Replacement>) -> Result<(), EditError> {
+        let old_root = self.syntax();
+        let mut reps = heredoc::make_room(&old_root, reps);
         if self.crlf {
             for r in &mut reps {
                 r.text = crlf(&r.text);
             }
         }
         reps.sort_by_key(|r| (r.range.start(), r.range.end()));
-        let old_root = self.syntax();
         let mut touched = Vec::with_capacity(reps.len());
         let mut delta: i64 = 0;
         for r in &reps {
             let start = i64::from(u32::from(r.range.start())) + delta;
             let new = TextRange::at(TextSize::from(start as u32), TextSize::of(r.text.as_str()));
-            touched.push(Touched { old: r.range, new });
+            let newlines: Vec<usize> = r.text.match_indices('\n').map(|(at, _)| at).collect();
+            // Line 0 is the line the text starts on.
+            let reindent = r
+                .reindent_lines
+                .iter()
+                .filter_map(|n| match n.checked_sub(1) {
+                    None => Some(new.start()),
+                    Some(k) => newlines
+                        .get(k)
+                        .map(|at| new.start() + TextSize::from(*at as u32 + 1)),
+                })
+                .collect();
+            touched.push(Touched {
+                old: r.range,
+                new,
+                reindent,
+            });
             delta += r.text.len() as i64 - i64::from(u32::from(r.range.len()));
         }
         let saved = self.clone();

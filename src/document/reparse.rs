@@ -73,6 +73,14 @@ fn whitespace_only(root: &SyntaxNode, range: TextRange, text: &str) -> Option<Gr
     }
     let left = token_left(root, range.start());
     let right = token_right(root, range.start());
+    // Spaces in template text are text, not whitespace tokens.
+    if [&left, &right]
+        .into_iter()
+        .flatten()
+        .any(|t| t.kind() == TEMPLATE_LITERAL)
+    {
+        return None;
+    }
     // Inside a token, it is the only candidate.
     let left = left.filter(|l| Some(l) != right.as_ref());
     for t in [&left, &right].into_iter().flatten() {

@@ -416,6 +416,20 @@ mod tests {
             ));
             let a = address.clone();
             out.push((
+                format!("add an element first to {a}"),
+                Box::new(move |d| d.add_element(&a, "x", Placement::First)),
+            ));
+            let a = address.clone();
+            out.push((
+                format!("add a key first to {a}"),
+                Box::new(move |d| {
+                    let mut steps = a.steps().to_vec();
+                    steps.push(Step::Name("first_key".into()));
+                    d.set_with(Address::new(steps), 1, Placement::First)
+                }),
+            ));
+            let a = address.clone();
+            out.push((
                 format!("inline comment on {a}"),
                 Box::new(move |d| d.set_inline_comment(&a, Some("note"))),
             ));

@@ -80,6 +80,25 @@ impl Value {
     /// let v = hclwright::Value::heredoc("line 1\nline 2\n");
     /// assert_eq!(v.to_source(), "<<EOT\nline 1\nline 2\nEOT");
     /// ```
+    ///
+    /// A heredoc's closing marker must be alone on its line. Where a
+    /// heredoc (this one, or one in [`Value::parse`]d source) goes where
+    /// something followed the old value on its line, that moves: a
+    /// comment to a line of its own above, an object item's comma or a
+    /// trailing comma away (a newline separates them), anything else (a
+    /// comma between elements, a closing bracket) to the next line; a
+    /// one-line block is written over several lines.
+    ///
+    /// ```
+    /// use hclwright::{Document, Value};
+    /// let mut doc = Document::parse("cmd = \"true\" # the command\nargs = [\"-c\", \"x\"]\n").unwrap();
+    /// doc.set("cmd", Value::heredoc("echo hi\n")).unwrap();
+    /// doc.set("args[0]", Value::heredoc("-c\n")).unwrap();
+    /// assert_eq!(
+    ///     doc.to_string(),
+    ///     "# the command\ncmd = <<EOT\necho hi\nEOT\nargs = [<<EOT\n-c\nEOT\n, \"x\"]\n"
+    /// );
+    /// ```
     pub fn heredoc(text: impl Into<String>) -> Value {
         Value::Heredoc(text.into())
     }
@@ -148,9 +167,16 @@ impl Value {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
+                        // A heredoc ends its line: the comma starts the next.
+                        if matches!(items[i - 1], Value::Heredoc(_)) {
+                            out.push('\n');
+                        }
                         out.push_str(", ");
                     }
                     item.write_raw(out);
+                }
+                if matches!(items.last(), Some(Value::Heredoc(_))) {
+                    out.push('\n');
                 }
                 out.push(']');
             }

@@ -1,0 +1,125 @@
+//! Where new content goes among its siblings: attributes and blocks in a
+//! body, items in an object, elements in a tuple.
+
+use super::error::EditError;
+
+/// Where a new attribute, block, object item or tuple element goes among
+/// its siblings.
+///
+/// ```
+/// use hclwright::{Document, Placement};
+/// let mut doc = Document::parse("tags = {\n  Name = \"web\"\n  Team = \"platform\"\n}\nazs = [\"a\", \"c\"]\n").unwrap();
+/// doc.set_with("tags.Env", "prod", Placement::After("Name".into())).unwrap();
+/// doc.add_element("azs", "b", Placement::AfterIndex(0)).unwrap();
+/// doc.add_element("azs", "d", Placement::After("c".into())).unwrap();
+/// assert_eq!(
+///     doc.to_string(),
+///     "tags = {\n  Name = \"web\"\n  Env  = \"prod\"\n  Team = \"platform\"\n}\nazs = [\"a\", \"b\", \"c\", \"d\"]\n"
+/// );
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Placement {
+    /// In a body: an attribute after the last attribute, before nested
+    /// blocks (at the start when there is no attribute); a block at the
+    /// end. In an object or a tuple: at the end.
+    #[default]
+    Default,
+    /// Before the sibling with this name: an attribute's name, a block's
+    /// type, an object item's key, or a tuple element whose value is this
+    /// string (or whose source text is this).
+    Before(String),
+    /// After the sibling with this name (see [`Placement::Before`]).
+    After(String),
+    /// Before the sibling at this position (counting from 0: attributes
+    /// and blocks of a body, items of an object, elements of a tuple).
+    BeforeIndex(usize),
+    /// After the sibling at this position.
+    AfterIndex(usize),
+    /// Before every other sibling.
+    First,
+    /// After every other sibling.
+    Last,
+}
+
+impl Placement {
+    /// The sibling to place the new one next to, among `count` siblings
+    /// of which `named(k, name)` tells whether the `k`-th has the name:
+    /// its position, and whether the new one goes after it. `None` when
+    /// there is no sibling. [`Placement::Default`] is the last sibling.
+    pub(crate) fn anchor(
+        &self,
+        count: usize,
+        named: impl Fn(usize, &str) -> bool,
+    ) -> Result<Option<(usize, bool)>, EditError> {
+        let by_name = |name: &str| {
+            (0..count)
+                .find(|&k| named(k, name))
+                .ok_or_else(|| EditError::NotFound {
+                    address: name.to_string(),
+                    matched: String::new(),
+                })
+        };
+        let by_index = |index: usize| {
+            if index < count {
+                Ok(index)
+            } else {
+                Err(EditError::NotFound {
+                    address: format!("[{index}]"),
+                    matched: String::new(),
+                })
+            }
+        };
+        Ok(match self {
+            Placement::Before(name) => Some((by_name(name)?, false)),
+            Placement::After(name) => Some((by_name(name)?, true)),
+            Placement::BeforeIndex(i) => Some((by_index(*i)?, false)),
+            Placement::AfterIndex(i) => Some((by_index(*i)?, true)),
+            Placement::First => (count > 0).then_some((0, false)),
+            Placement::Default | Placement::Last => count.checked_sub(1).map(|k| (k, true)),
+        })
+    }
+
+    /// The position a new element takes in a tuple of `count` elements.
+    pub(crate) fn position(
+        &self,
+        count: usize,
+        named: impl Fn(usize, &str) -> bool,
+    ) -> Result<usize, EditError> {
+        Ok(match self.anchor(count, named)? {
+            Some((k, true)) => k + 1,
+            Some((k, false)) => k,
+            None => 0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors() {
+        let names = ["a", "b", "c"];
+        let named = |k: usize, n: &str| names[k] == n;
+        assert_eq!(Placement::Default.anchor(3, named), Ok(Some((2, true))));
+        assert_eq!(Placement::First.anchor(3, named), Ok(Some((0, false))));
+        assert_eq!(
+            Placement::Before("b".into()).anchor(3, named),
+            Ok(Some((1, false)))
+        );
+        assert_eq!(
+            Placement::AfterIndex(2).anchor(3, named),
+            Ok(Some((2, true)))
+        );
+        assert!(
+            Placement::AfterIndex(3)
+                .anchor(3, named)
+                .unwrap_err()
+                .is_not_found()
+        );
+        assert!(Placement::After("x".into()).anchor(3, named).is_err());
+        assert_eq!(Placement::Last.anchor(0, named), Ok(None));
+        assert_eq!(Placement::After("b".into()).position(3, named), Ok(2));
+        assert_eq!(Placement::First.position(0, named), Ok(0));
+    }
+}
