@@ -179,6 +179,39 @@ fn set_creates_and_update_writes_in_place() {
 }
 
 #[test]
+fn set_places_what_it_creates() {
+    let dir = TempDir::new();
+    let input = "tags = {\n  Name = \"web\"\n  Team = \"platform\"\n}\n";
+    let o = run(
+        dir.path(),
+        &["set", "tags.Env", "\"prod\"", "--after", "Name"],
+        input,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        "tags = {\n  Name = \"web\"\n  Env  = \"prod\"\n  Team = \"platform\"\n}\n"
+    );
+    let o = run(dir.path(), &["set", "tags.Env", "1", "--first"], input);
+    assert!(out(&o).starts_with("tags = {\n  Env  = 1\n"), "{}", out(&o));
+    let o = run(
+        dir.path(),
+        &["set", "tags.Env", "1", "--before", "Nope"],
+        input,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    // Two placements: refused by the argument parser (the tool's usage
+    // exit code).
+    let o = run(
+        dir.path(),
+        &["set", "tags.Env", "1", "--first", "--last"],
+        input,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("cannot be used with"), "{}", err(&o));
+}
+
+#[test]
 fn set_errors() {
     let dir = TempDir::new();
     // A value that is not an object has no keys to create.

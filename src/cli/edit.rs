@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use hclwright::{Address, Document, EditError, Item, Value};
+use hclwright::{Address, Document, EditError, Item, Placement, Value};
 
 use super::files::{Input, read_error_message, read_input};
 use super::write::write_atomic;
@@ -43,14 +43,47 @@ pub struct GetArgs {
 #[derive(clap::Args, Debug)]
 pub struct SetArgs {
     /// Address of an attribute, object item or tuple element; created
-    /// when missing if its parent exists.
+    /// when missing, with the blocks and objects on the way.
     address: String,
     /// The new value, as HCL source: '"~> 5.0"', 'var.x', '[1, 2]'.
     value: String,
     /// The file (default: standard input).
     file: Option<PathBuf>,
     #[command(flatten)]
+    placement: PlacementArgs,
+    #[command(flatten)]
     output: OutputArgs,
+}
+
+/// Where `set` puts what it creates (an existing item stays in place).
+#[derive(clap::Args, Debug)]
+#[group(multiple = false)]
+pub struct PlacementArgs {
+    /// Create it before the attribute, block type or object key NAME.
+    #[arg(long, value_name = "NAME")]
+    before: Option<String>,
+    /// Create it after the attribute, block type or object key NAME.
+    #[arg(long, value_name = "NAME")]
+    after: Option<String>,
+    /// Create it before every other item.
+    #[arg(long)]
+    first: bool,
+    /// Create it after every other item (default: an attribute after the
+    /// last attribute, before nested blocks; an object key at the end).
+    #[arg(long)]
+    last: bool,
+}
+
+impl PlacementArgs {
+    fn placement(&self) -> Placement {
+        match (&self.before, &self.after) {
+            (Some(name), _) => Placement::Before(name.clone()),
+            (_, Some(name)) => Placement::After(name.clone()),
+            _ if self.first => Placement::First,
+            _ if self.last => Placement::Last,
+            _ => Placement::Default,
+        }
+    }
 }
 
 /// Arguments of `rm`.
@@ -217,7 +250,7 @@ pub fn set(args: SetArgs) -> i32 {
     report((|| {
         let value = Value::parse(&args.value)?;
         let (input, mut doc) = open(&args.file)?;
-        doc.set(args.address.as_str(), value)?;
+        doc.set_with(args.address.as_str(), value, args.placement.placement())?;
         finish(&input, &doc, &args.output)
     })())
 }
