@@ -218,18 +218,25 @@ mod rewrite_tests {
     fn heredoc_items_in_one_line_objects() {
         let place = |placement: Placement| {
             let mut doc = Document::parse("x = { a = 1, b = 2 }\n").unwrap();
-            doc.set_with("x.h", Value::heredoc("t\n"), placement).unwrap();
+            doc.set_with("x.h", Value::heredoc("t\n"), placement)
+                .unwrap();
             let out = doc.to_string();
             assert!(crate::parse(&out).errors().is_empty(), "{out}");
             assert_eq!(crate::format(&out), out);
             out
         };
-        assert_eq!(place(Placement::First), "x = { h = <<EOT\nt\nEOT\na = 1, b = 2 }\n");
+        assert_eq!(
+            place(Placement::First),
+            "x = { h = <<EOT\nt\nEOT\na = 1, b = 2 }\n"
+        );
         assert_eq!(
             place(Placement::After("a".into())),
             "x = { a = 1, h = <<EOT\nt\nEOT\nb = 2 }\n"
         );
-        assert_eq!(place(Placement::Last), "x = { a = 1, b = 2, h = <<EOT\nt\nEOT\n}\n");
+        assert_eq!(
+            place(Placement::Last),
+            "x = { a = 1, b = 2, h = <<EOT\nt\nEOT\n}\n"
+        );
     }
 
     #[test]

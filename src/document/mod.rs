@@ -236,7 +236,16 @@ impl Document {
     where
         A: IntoAddress,
     {
-        self.get_all(address).is_ok()
+        let Ok(address) = address.into_address() else {
+            return false;
+        };
+        // Inside one top-level item: looked for in that item alone, so
+        // that the tree of a large file is not built again after an edit.
+        if let Some(item) = self.only_part(&address) {
+            return resolve::resolve_all_hinted(&item.body(), &address, None).is_ok();
+        }
+        resolve::resolve_all_hinted(&self.body(), &address, self.top_hint(&address).as_ref())
+            .is_ok()
     }
 
     /// The items `address` designates (all matches when it has `*`).

@@ -115,6 +115,22 @@ impl Document {
     }
 }
 
+impl Document {
+    /// The top-level item that the first steps of `address` match, when
+    /// only one does, as a document of its own (for reading).
+    pub(crate) fn only_part(&self, address: &Address) -> Option<Document> {
+        let item = only_top_match(&self.tree, address)?;
+        let (green, _) = self.tree.part(item, item + 1);
+        let text = green.to_string();
+        Some(Document {
+            tree: Tree::new(green),
+            tracker: Tracker::new(text),
+            crlf: self.crlf,
+            cuts: Some(Cuts::default()),
+        })
+    }
+}
+
 /// The one top-level child that the first steps of `address` match.
 fn only_top_match(tree: &Tree, address: &Address) -> Option<usize> {
     let steps = address.steps();

@@ -30,11 +30,22 @@ impl Piece {
     }
 }
 
+/// Pieces in a chunk, at most: a replacement rebuilds the chunks it
+/// touches, so that many edits of a large file each cost little.
+const CHUNK: usize = 64;
+
+/// Consecutive pieces and their total length.
+#[derive(Clone, Debug)]
+struct Chunk {
+    pieces: Vec<Piece>,
+    len: usize,
+}
+
 /// The original text and the pieces of the current one.
 #[derive(Clone, Debug)]
 pub(crate) struct Tracker {
     original: Arc<str>,
-    pieces: Vec<Piece>,
+    chunks: Vec<Chunk>,
     len: usize,
 }
 
@@ -42,14 +53,17 @@ impl Tracker {
     /// A tracker with no edits yet.
     pub fn new(original: String) -> Tracker {
         let len = original.len();
-        let pieces = if len == 0 {
+        let chunks = if len == 0 {
             Vec::new()
         } else {
-            vec![Piece::Original(0, len)]
+            vec![Chunk {
+                pieces: vec![Piece::Original(0, len)],
+                len,
+            }]
         };
         Tracker {
             original: original.into(),
-            pieces,
+            chunks,
             len,
         }
     }
@@ -63,42 +77,49 @@ impl Tracker {
     pub fn replace(&mut self, range: TextRange, text: &str) {
         let start = usize::from(range.start());
         let end = usize::from(range.end());
-        let mut out = Vec::with_capacity(self.pieces.len() + 2);
+        // The chunks the range touches (both, at a boundary).
         let mut pos = 0usize;
-        let mut inserted = false;
-        for piece in self.pieces.drain(..) {
-            let len = piece.len();
-            let (p_start, p_end) = (pos, pos + len);
-            pos = p_end;
-            // The part of the piece before the replaced range.
-            if p_start < start {
-                let keep = start.min(p_end) - p_start;
-                out.push(sub(&piece, 0, keep));
+        let mut touched: Option<(usize, usize, usize)> = None;
+        for (i, chunk) in self.chunks.iter().enumerate() {
+            let (c_start, c_end) = (pos, pos + chunk.len);
+            if c_start > end {
+                break;
             }
-            if !inserted && p_end >= start && start >= p_start && (p_end > start || end == start) {
-                if !text.is_empty() {
-                    out.push(Piece::Inserted(text.to_string()));
-                }
-                inserted = true;
+            if c_end >= start {
+                touched = Some(match touched {
+                    None => (i, i + 1, c_start),
+                    Some((a, _, at)) => (a, i + 1, at),
+                });
             }
-            // The part after the replaced range.
-            if p_end > end {
-                let from = end.max(p_start) - p_start;
-                out.push(sub(&piece, from, len));
-            }
+            pos = c_end;
         }
-        if !inserted && !text.is_empty() {
-            out.push(Piece::Inserted(text.to_string()));
-        }
-        self.pieces = merge(out);
+        let (a, b, at) = touched.unwrap_or((self.chunks.len(), self.chunks.len(), pos));
+        let pieces: Vec<Piece> = self.chunks[a..b]
+            .iter_mut()
+            .flat_map(|c| c.pieces.drain(..))
+            .collect();
+        let pieces = replace_in(pieces, start - at, end - at, text);
+        let chunks: Vec<Chunk> = pieces
+            .chunks(CHUNK)
+            .map(|p| Chunk {
+                len: p.iter().map(Piece::len).sum(),
+                pieces: p.to_vec(),
+            })
+            .collect();
+        self.chunks.splice(a..b, chunks);
         self.len = self.len - (end - start) + text.len();
+    }
+
+    /// The pieces in order.
+    fn pieces(&self) -> impl Iterator<Item = &Piece> {
+        self.chunks.iter().flat_map(|c| c.pieces.iter())
     }
 
     /// The current text.
     #[cfg(any(test, debug_assertions))]
     pub fn render(&self) -> String {
         let mut out = String::with_capacity(self.len);
-        for piece in &self.pieces {
+        for piece in self.pieces() {
             match piece {
                 Piece::Original(a, b) => out.push_str(&self.original[*a..*b]),
                 Piece::Inserted(s) => out.push_str(s),
@@ -109,7 +130,7 @@ impl Tracker {
 
     /// Writes the current text to `f`.
     pub fn write_to(&self, f: &mut dyn std::fmt::Write) -> std::fmt::Result {
-        for piece in &self.pieces {
+        for piece in self.pieces() {
             match piece {
                 Piece::Original(a, b) => f.write_str(&self.original[*a..*b])?,
                 Piece::Inserted(s) => f.write_str(s)?,
@@ -132,7 +153,7 @@ impl Tracker {
             }
             new.clear();
         };
-        for piece in &self.pieces {
+        for piece in self.pieces() {
             match piece {
                 Piece::Inserted(s) => pending.push_str(s),
                 Piece::Original(a, b) => {
@@ -144,6 +165,39 @@ impl Tracker {
         flush(orig_pos, self.original.len(), &mut pending, &mut edits);
         edits
     }
+}
+
+/// `pieces` (of a text starting at 0) with `start..end` replaced by
+/// `text`.
+fn replace_in(pieces: Vec<Piece>, start: usize, end: usize, text: &str) -> Vec<Piece> {
+    let mut out = Vec::with_capacity(pieces.len() + 2);
+    let mut pos = 0usize;
+    let mut inserted = false;
+    for piece in pieces {
+        let len = piece.len();
+        let (p_start, p_end) = (pos, pos + len);
+        pos = p_end;
+        // The part of the piece before the replaced range.
+        if p_start < start {
+            let keep = start.min(p_end) - p_start;
+            out.push(sub(&piece, 0, keep));
+        }
+        if !inserted && p_end >= start && start >= p_start && (p_end > start || end == start) {
+            if !text.is_empty() {
+                out.push(Piece::Inserted(text.to_string()));
+            }
+            inserted = true;
+        }
+        // The part after the replaced range.
+        if p_end > end {
+            let from = end.max(p_start) - p_start;
+            out.push(sub(&piece, from, len));
+        }
+    }
+    if !inserted && !text.is_empty() {
+        out.push(Piece::Inserted(text.to_string()));
+    }
+    merge(out)
 }
 
 /// The part `from..to` (relative) of a piece.
@@ -249,6 +303,29 @@ mod tests {
         let edits = t.text_edits();
         assert_eq!(apply_edits("é", &edits).unwrap(), "è");
         assert_eq!(edits[0].range, r(0, 2));
+    }
+
+    #[test]
+    fn many_edits_across_chunks() {
+        let original: String = (0..500).map(|i| format!("line {i}\n")).collect();
+        let mut t = Tracker::new(original.clone());
+        let mut model = original.clone();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for k in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = model.len();
+            let start = (seed % (len as u64 + 1)) as usize;
+            let end = (start + (seed >> 32) as usize % 4).min(len);
+            let text = ["", "x", "yz\n", "w"][k % 4];
+            t.replace(r(start as u32, end as u32), text);
+            model.replace_range(start..end, text);
+        }
+        assert_eq!(t.render(), model);
+        assert_eq!(t.len, model.len());
+        assert!(t.chunks.len() > 1, "the pieces fill several chunks");
+        assert_eq!(apply_edits(&original, &t.text_edits()).unwrap(), model);
     }
 
     #[test]
