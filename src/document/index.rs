@@ -43,7 +43,7 @@ impl Key {
                     if count > 0 {
                         joined.push('\0');
                     }
-                    joined.push_str(&label_text(label));
+                    push_label_text(label, &mut joined);
                     count += 1;
                 }
             }
@@ -64,19 +64,22 @@ pub(crate) fn first_ident(node: &GreenNodeData) -> Option<&str> {
     })
 }
 
-/// The value of a block label: an identifier's text, or a quoted
-/// string's decoded text.
-pub(crate) fn label_text(label: &GreenNodeData) -> String {
-    let mut out = String::new();
+/// Appends the value of a block label: an identifier's text, or a
+/// quoted string's decoded text.
+fn push_label_text(label: &GreenNodeData, out: &mut String) {
     for t in label.children().filter_map(|c| c.into_token()) {
         if t.kind() == IDENT.into() {
-            return t.text().to_string();
+            out.push_str(t.text());
+            return;
         }
         if t.kind() == TEMPLATE_LITERAL.into() {
-            out.push_str(&decode_quoted(t.text()));
+            if t.text().contains(['\\', '$', '%']) {
+                out.push_str(&decode_quoted(t.text()));
+            } else {
+                out.push_str(t.text());
+            }
         }
     }
-    out
 }
 
 /// Positions (child indexes, ascending) of the top-level items by key.
@@ -97,25 +100,25 @@ impl Index {
         let mut index = Index::default();
         for (i, child) in children.iter().enumerate() {
             if let Some(key) = Key::of(child) {
-                index.positions_mut(&key).push(i as u32);
+                index.positions_mut(key).push(i as u32);
             }
         }
         index
     }
 
-    fn positions_mut(&mut self, key: &Key) -> &mut Vec<u32> {
-        match &key.labels {
-            None => self.bare.entry(key.name.clone()).or_default(),
+    fn positions_mut(&mut self, key: Key) -> &mut Vec<u32> {
+        match key.labels {
+            None => self.bare.entry(key.name).or_default(),
             Some((count, joined)) => {
-                let by_count = self.labelled.entry(key.name.clone()).or_default();
-                let at = match by_count.iter().position(|(c, _)| c == count) {
+                let by_count = self.labelled.entry(key.name).or_default();
+                let at = match by_count.iter().position(|(c, _)| *c == count) {
                     Some(at) => at,
                     None => {
-                        by_count.push((*count, FxHashMap::default()));
+                        by_count.push((count, FxHashMap::default()));
                         by_count.len() - 1
                     }
                 };
-                by_count[at].1.entry(joined.clone()).or_default()
+                by_count[at].1.entry(joined).or_default()
             }
         }
     }
@@ -164,7 +167,7 @@ impl Index {
         }
         for (k, key) in old.iter().enumerate() {
             if let Some(key) = key {
-                let positions = self.positions_mut(key);
+                let positions = self.positions_mut(key.clone());
                 if let Ok(at) = positions.binary_search(&((lo + k) as u32)) {
                     positions.remove(at);
                 }
@@ -188,7 +191,7 @@ impl Index {
         }
         for (k, key) in new.iter().enumerate() {
             if let Some(key) = key {
-                let positions = self.positions_mut(key);
+                let positions = self.positions_mut(key.clone());
                 let p = (lo + k) as u32;
                 let at = positions.partition_point(|&q| q < p);
                 positions.insert(at, p);
