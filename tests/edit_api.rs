@@ -254,3 +254,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn documents_can_be_shared_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Document>();
+    // A document edited on one thread is read on another.
+    let mut doc = Document::parse("a = 1\n\nb {\n  c = 2\n}\n").unwrap();
+    doc.set("b.c", 3).unwrap();
+    let text = std::thread::spawn(move || doc.get("b.c").unwrap().text())
+        .join()
+        .unwrap();
+    assert_eq!(text, "c = 3");
+}
