@@ -200,14 +200,14 @@ fn set_places_what_it_creates() {
         input,
     );
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
-    // Two placements: refused by the argument parser (the tool's usage
-    // exit code).
+    // Two placements: refused by the argument parser. Bad usage exits 2
+    // for the edit commands, where 1 means "not found".
     let o = run(
         dir.path(),
         &["set", "tags.Env", "1", "--first", "--last"],
         input,
     );
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("cannot be used with"), "{}", err(&o));
 }
 

@@ -5,9 +5,9 @@ mod dump;
 mod edit;
 mod files;
 mod fmt;
-mod write;
 mod refs;
 mod rename;
+mod write;
 
 use std::ffi::OsString;
 
@@ -57,11 +57,30 @@ enum Command {
     Block(edit::BlockArgs),
 }
 
+/// The exit code for bad usage of the subcommand named in `args`: 1 (as
+/// `terraform fmt`) for `check`, `dump` and `fmt`; 2 for the commands where
+/// 1 means "not found" or "nothing matched" (`get`, `set`, `rm`, `mv`,
+/// `block`, `refs`, `rename`), so the two cannot be confused.
+fn usage_exit_code(args: &[OsString]) -> i32 {
+    let subcommand = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'));
+    match subcommand
+        .map(|s| s.to_string_lossy().to_string())
+        .as_deref()
+    {
+        Some("get" | "set" | "rm" | "mv" | "block" | "refs" | "rename") => EXIT_ERRORS,
+        _ => EXIT_USAGE,
+    }
+}
+
 /// Runs the tool with `args` (including the program name); returns the
 /// exit code.
 pub fn run(args: Vec<OsString>) -> i32 {
     // `fmt` also accepts terraform's single-dash flags (`-check`, `-write=false`).
     let args = fmt::translate_single_dash(args);
+    let usage_code = usage_exit_code(&args);
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -69,7 +88,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
                     EXIT_OK
                 }
-                _ => EXIT_USAGE,
+                _ => usage_code,
             };
             let _ = e.print();
             return code;
