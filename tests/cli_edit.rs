@@ -2,10 +2,10 @@
 //! `--diff`, `-u` (in place), standard input, and exit codes (0 success,
 //! 1 not found, 2 syntax, usage or I/O errors).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
+
+use std::path::Path;
+use std::process::Output;
 
 const MAIN: &str = r#"terraform {
   required_providers {
@@ -26,51 +26,24 @@ resource "aws_instance" "web" {
 "#;
 
 /// A fresh directory with `main.tf`; removed on drop.
-struct TempDir(PathBuf);
+struct TempDir(common::TempDir);
 
 impl TempDir {
     fn new() -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let dir =
-            std::env::temp_dir().join(format!("hclwright-cli-edit-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("main.tf"), MAIN).unwrap();
-        TempDir(dir)
+        TempDir(common::TempDir::new(&[("main.tf", MAIN)]))
     }
 
     fn path(&self) -> &Path {
-        &self.0
+        self.0.path()
     }
 
     fn read(&self) -> String {
-        std::fs::read_to_string(self.0.join("main.tf")).unwrap()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.read("main.tf")
     }
 }
 
 fn run(dir: &Path, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::hclwright(dir, args, stdin.as_bytes())
 }
 
 fn out(o: &Output) -> String {

@@ -9,46 +9,14 @@
 //!
 //! Needs `HCLWRIGHT_CORPUS` (CI: `../shared/corpus`); skipped otherwise.
 
+mod common;
+
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
 
 use hclwright::ast::{AstNode, Block, Expr};
 use hclwright::diff::apply_edits;
 use hclwright::document::{Address, Step};
 use hclwright::{Document, EditError, Placement, SyntaxKind, SyntaxNode, TextRange, Value};
-
-fn corpus() -> Option<PathBuf> {
-    let Ok(dir) = std::env::var("HCLWRIGHT_CORPUS") else {
-        eprintln!("note: HCLWRIGHT_CORPUS is not set; skipping the edit corpus test");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    if !dir.is_dir() {
-        eprintln!(
-            "note: {} is missing; skipping the edit corpus test",
-            dir.display()
-        );
-        return None;
-    }
-    Some(dir)
-}
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("readable corpus folder") {
-            let path = entry.expect("readable entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.file_name().is_some_and(|n| n != "INVALID.txt") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -389,7 +357,7 @@ fn only_spaces(s: &str) -> bool {
 
 #[test]
 fn random_edits_over_the_corpus() {
-    let Some(dir) = corpus() else {
+    let Some(dir) = common::corpus("the edit corpus test") else {
         return;
     };
     let invalid: HashSet<String> = std::fs::read_to_string(dir.join("INVALID.txt"))
@@ -399,7 +367,11 @@ fn random_edits_over_the_corpus() {
         .collect();
     let mut failures = Vec::new();
     let (mut files_seen, mut edits_done, mut refused, mut clean_files) = (0, 0, 0, 0);
-    for (n, path) in files(&dir).iter().enumerate() {
+    for (n, path) in common::corpus_files(&dir)
+        .iter()
+        .map(|rel| dir.join(rel))
+        .enumerate()
+    {
         let rel = path
             .strip_prefix(&dir)
             .unwrap()
