@@ -10,7 +10,9 @@
 //! Prints a unified diff per changed file. Without files, a built-in
 //! example is used.
 
-use hclwright::{Document, Item, Value};
+mod support;
+
+use hclwright::{Item, Value};
 
 const EXAMPLE: &str = r#"resource "aws_instance" "web" {
   ami           = "ami-123"
@@ -36,27 +38,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let key = args.first().map_or("Team", String::as_str);
     let value = args.get(1).map_or("platform", String::as_str);
-    let files: Vec<(String, String)> = if args.len() > 2 {
-        args[2..]
-            .iter()
-            .map(|p| {
-                (
-                    p.clone(),
-                    std::fs::read_to_string(p).expect("readable file"),
-                )
-            })
-            .collect()
-    } else {
-        vec![("main.tf".to_string(), EXAMPLE.to_string())]
-    };
-    for (path, text) in files {
-        let mut doc = match Document::parse(&text) {
-            Ok(doc) => doc,
-            Err(e) => {
-                eprint!("{}", e.render(&path, &text));
-                continue;
-            }
-        };
+    for (path, mut doc) in support::documents(args.get(2..).unwrap_or_default(), EXAMPLE) {
         let Ok(instances) = doc.get_all("resource.aws_instance.*") else {
             continue;
         };

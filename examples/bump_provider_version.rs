@@ -10,7 +10,9 @@
 //! `hclwright set … -u` or `Document::to_string`). Without files, a
 //! built-in example is used.
 
-use hclwright::{Document, Value};
+mod support;
+
+use hclwright::Value;
 
 const EXAMPLE: &str = r#"terraform {
   required_version = ">= 1.3"
@@ -28,27 +30,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let provider = args.first().map_or("aws", String::as_str);
     let constraint = args.get(1).map_or("~> 5.0", String::as_str);
-    let files: Vec<(String, String)> = if args.len() > 2 {
-        args[2..]
-            .iter()
-            .map(|p| {
-                (
-                    p.clone(),
-                    std::fs::read_to_string(p).expect("readable file"),
-                )
-            })
-            .collect()
-    } else {
-        vec![("main.tf".to_string(), EXAMPLE.to_string())]
-    };
-    for (path, text) in files {
-        let mut doc = match Document::parse(&text) {
-            Ok(doc) => doc,
-            Err(e) => {
-                eprint!("{}", e.render(&path, &text));
-                continue;
-            }
-        };
+    for (path, mut doc) in support::documents(args.get(2..).unwrap_or_default(), EXAMPLE) {
         // Every `terraform` block may declare providers; `*` would not be
         // needed here, but a file can have several `terraform` blocks.
         let address = format!("terraform.required_providers.{provider}.version");

@@ -10,7 +10,7 @@
 //! Prints a unified diff per changed file. Without files, a built-in
 //! example is used.
 
-use hclwright::Document;
+mod support;
 
 const EXAMPLE: &str = r#"provider "aws" {
   region = "eu-west-1"
@@ -37,27 +37,7 @@ fn main() {
             "resource.aws_s3_bucket.*.acl".to_string(),
         ],
     };
-    let files: Vec<(String, String)> = if args.len() > 1 {
-        args[1..]
-            .iter()
-            .map(|p| {
-                (
-                    p.clone(),
-                    std::fs::read_to_string(p).expect("readable file"),
-                )
-            })
-            .collect()
-    } else {
-        vec![("main.tf".to_string(), EXAMPLE.to_string())]
-    };
-    for (path, text) in files {
-        let mut doc = match Document::parse(&text) {
-            Ok(doc) => doc,
-            Err(e) => {
-                eprint!("{}", e.render(&path, &text));
-                continue;
-            }
-        };
+    for (path, mut doc) in support::documents(args.get(1..).unwrap_or_default(), EXAMPLE) {
         for address in &addresses {
             match doc.remove(address.as_str()) {
                 Ok(()) => {}
