@@ -268,7 +268,11 @@ fn primary(p: &mut Parser) -> bool {
     true
 }
 
-/// `NumericLit = decimal+ ("." decimal+)? (expmark decimal+)?`
+/// Whether a number token is a valid literal. The spec says
+/// `decimal+ ("." decimal+)? (expmark decimal+)?`; upstream parses the
+/// token with Go's float syntax, which also accepts an empty fraction
+/// (`1.e5`), so that is what decides validity. (The lexer never ends a
+/// number token with `.`.)
 fn valid_number(text: &str) -> bool {
     let b = text.as_bytes();
     let mut i = 0;
@@ -284,9 +288,7 @@ fn valid_number(text: &str) -> bool {
     }
     if i < b.len() && b[i] == b'.' {
         i += 1;
-        if !digits(&mut i) {
-            return false;
-        }
+        digits(&mut i);
     }
     if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
         i += 1;
@@ -648,10 +650,10 @@ mod tests {
 
     #[test]
     fn numbers() {
-        for ok in ["0", "12", "1.5", "1e3", "1.5E-3", "2e+10"] {
+        for ok in ["0", "12", "1.5", "1e3", "1.5E-3", "2e+10", "1.e5", "0.e-3"] {
             assert!(valid_number(ok), "{ok}");
         }
-        for bad in ["1.2.3", "1..2", "1.e5", "1e5.5"] {
+        for bad in ["1.2.3", "1..2", "1e5.5", "1.e5.5"] {
             assert!(!valid_number(bad), "{bad}");
         }
     }
