@@ -49,6 +49,11 @@ pub use text_size::{TextRange, TextSize};
 
 use parser::Entry;
 
+/// The Rust examples of README.md, run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// Parses a configuration file (a body of attributes and blocks).
 pub fn parse(text: &str) -> Parse {
     Parse::new(text, Entry::File)
