@@ -27,6 +27,16 @@ fn corpus_parses_like_upstream() {
                 "{rel}: syntax_errors differs from parse().errors()"
             ));
         }
+        if parse.errors().is_empty() {
+            use hclwright::lexer::{LexOptions, StartMode, tokenize_with};
+            let compat = LexOptions {
+                start: StartMode::Config,
+                upstream_compat: true,
+            };
+            if hclwright::lexer::tokenize(&text).tokens != tokenize_with(&text, compat).tokens {
+                failures.push(format!("{rel}: valid, yet the two token streams differ"));
+            }
+        }
         let expect_invalid = invalid.contains(&rel);
         match (expect_invalid, parse.errors().is_empty()) {
             (true, false) => invalid_ok += 1,

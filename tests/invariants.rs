@@ -16,15 +16,27 @@ fn check(text: &str) {
         }
     }
     // Checking without a tree finds exactly the same errors.
-    assert_eq!(
-        hclwright::syntax_errors(text),
-        hclwright::parse(text).errors()
-    );
+    let errors = hclwright::syntax_errors(text);
+    assert_eq!(errors, hclwright::parse(text).errors());
+    // Without syntax errors the parser's tokens are the upstream-compatible
+    // ones (the formatter relies on it to lex valid input once).
+    if errors.is_empty() {
+        assert_eq!(lex(text, false), lex(text, true), "{text:?}");
+    }
     let lexed = hclwright::lexer::tokenize(text);
     assert_eq!(
         lexed.tokens.iter().map(|t| t.len as usize).sum::<usize>(),
         text.len()
     );
+}
+
+fn lex(text: &str, upstream_compat: bool) -> Vec<hclwright::lexer::Token> {
+    use hclwright::lexer::{LexOptions, StartMode, tokenize_with};
+    let options = LexOptions {
+        start: StartMode::Config,
+        upstream_compat,
+    };
+    tokenize_with(text, options).tokens
 }
 
 /// Pieces of HCL, to build inputs that get deep into the grammar.

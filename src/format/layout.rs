@@ -34,6 +34,11 @@ impl<'a> Layout<'a> {
         Layout::with_view(src, TokenView::new_valid(src))
     }
 
+    /// Like [`new_valid`](Self::new_valid), from the parser's tokens.
+    pub fn from_valid_tokens(src: &'a str, tokens: &[crate::lexer::Token]) -> Layout<'a> {
+        Layout::with_view(src, TokenView::from_valid_tokens(src, tokens))
+    }
+
     fn with_view(src: &'a str, view: TokenView) -> Layout<'a> {
         let lines = split_lines(&view.toks);
         let spaces = view.toks.iter().map(|t| t.original_spaces()).collect();

@@ -123,8 +123,10 @@ pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, Format
         return Err(FormatError { errors });
     }
     if options.profile == Profile::Hclfmt || !terraform::may_normalize(text, &tokens) {
-        // Only the layout can change.
-        return Ok(format_valid(text));
+        // Only the layout can change; the tokens are already there.
+        let mut layout = Layout::from_valid_tokens(text, &tokens);
+        layout.format_all();
+        return Ok(layout.render());
     }
     let parse = crate::parse(text);
     let normalized = terraform::normalize(text, parse.green());

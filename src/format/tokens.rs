@@ -10,7 +10,7 @@
 //!   indentation, which the formatter then resets).
 
 use super::quirks;
-use crate::lexer::{LexOptions, StartMode, tokenize_with};
+use crate::lexer::{LexOptions, StartMode, Token, tokenize_with};
 use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// One token: its kind and where its text and the whitespace before it lie.
@@ -67,6 +67,14 @@ impl TokenView {
         TokenView::lex(text, true)
     }
 
+    /// For text known to have no syntax errors, from the tokens the parser
+    /// already lexed: without syntax errors the parser's token stream and
+    /// the upstream-compatible one are the same (they differ only in how
+    /// broken input is split).
+    pub fn from_valid_tokens(text: &str, tokens: &[Token]) -> TokenView {
+        TokenView::build(text, tokens, true)
+    }
+
     fn lex(text: &str, valid: bool) -> TokenView {
         let lexed = tokenize_with(
             text,
@@ -75,11 +83,15 @@ impl TokenView {
                 upstream_compat: true,
             },
         );
+        TokenView::build(text, &lexed.tokens, valid)
+    }
+
+    fn build(text: &str, tokens: &[Token], valid: bool) -> TokenView {
         let src = text.as_bytes();
-        let mut toks: Vec<Tok> = Vec::with_capacity(lexed.tokens.len());
+        let mut toks: Vec<Tok> = Vec::with_capacity(tokens.len());
         let mut offset = 0u32;
         let mut ws: Option<u32> = None;
-        for token in &lexed.tokens {
+        for token in tokens {
             let start = offset;
             let end = offset + token.len;
             offset = end;
