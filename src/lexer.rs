@@ -272,47 +272,40 @@ impl<'a> Lexer<'a> {
         let src = self.src;
         let mut pos = self.pos;
         while let Some(&b) = src.get(pos) {
-            let (kind, len) = match CLASS[b as usize] {
+            let fast = match CLASS[b as usize] {
                 C_SPACE => {
                     let n = src[pos + 1..]
                         .iter()
                         .position(|&c| c != b' ' && c != b'\t')
                         .unwrap_or(src.len() - pos - 1);
-                    (WHITESPACE, n + 1)
+                    Some((WHITESPACE, n + 1))
                 }
-                C_IDENT => (IDENT, self.ident_end(pos + 1) - pos),
+                C_IDENT => Some((IDENT, self.ident_end(pos + 1) - pos)),
                 _ if plain => match b {
-                    b'\n' => (NEWLINE, 1),
-                    b'=' => match src.get(pos + 1) {
+                    b'\n' => Some((NEWLINE, 1)),
+                    b'=' => Some(match src.get(pos + 1) {
                         Some(b'=') => (EQ2, 2),
                         Some(b'>') => (FAT_ARROW, 2),
                         _ => (EQ, 1),
-                    },
-                    b'.' if src.get(pos + 1) != Some(&b'.') => (DOT, 1),
-                    b',' => (COMMA, 1),
-                    b'[' => (L_BRACK, 1),
-                    b']' => (R_BRACK, 1),
-                    b'(' => (L_PAREN, 1),
-                    b')' => (R_PAREN, 1),
-                    _ => {
-                        self.pos = pos;
-                        self.main_token(b);
-                        pos = self.pos;
-                        if self.modes.len() != depth {
-                            return;
-                        }
-                        continue;
-                    }
+                    }),
+                    b'.' if src.get(pos + 1) != Some(&b'.') => Some((DOT, 1)),
+                    b',' => Some((COMMA, 1)),
+                    b'[' => Some((L_BRACK, 1)),
+                    b']' => Some((R_BRACK, 1)),
+                    b'(' => Some((L_PAREN, 1)),
+                    b')' => Some((R_PAREN, 1)),
+                    _ => None,
                 },
-                _ => {
-                    self.pos = pos;
-                    self.main_token(b);
-                    pos = self.pos;
-                    if self.modes.len() != depth {
-                        return;
-                    }
-                    continue;
+                _ => None,
+            };
+            let Some((kind, len)) = fast else {
+                self.pos = pos;
+                self.main_token(b);
+                pos = self.pos;
+                if self.modes.len() != depth {
+                    return;
                 }
+                continue;
             };
             self.tokens.push(Token {
                 kind,

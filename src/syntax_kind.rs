@@ -228,6 +228,26 @@ impl SyntaxKind {
         )
     }
 
+    /// True for the binary operators (`* / % + - > >= < <= == != && ||`).
+    #[inline]
+    pub fn is_binary_operator(self) -> bool {
+        matches!(
+            self,
+            STAR | SLASH
+                | PERCENT
+                | PLUS
+                | MINUS
+                | GT
+                | GTEQ
+                | LT
+                | LTEQ
+                | EQ2
+                | NEQ
+                | AMP2
+                | PIPE2
+        )
+    }
+
     /// Converts a raw value back; `None` when out of range.
     pub fn from_raw(raw: u16) -> Option<SyntaxKind> {
         if raw <= Self::LAST as u16 {

@@ -438,24 +438,7 @@ impl Binary {
         self.0
             .children_with_tokens()
             .filter_map(|e| e.into_token())
-            .find(|t| {
-                matches!(
-                    t.kind(),
-                    PIPE2
-                        | AMP2
-                        | EQ2
-                        | NEQ
-                        | GT
-                        | GTEQ
-                        | LT
-                        | LTEQ
-                        | PLUS
-                        | MINUS
-                        | STAR
-                        | SLASH
-                        | PERCENT
-                )
-            })
+            .find(|t| t.kind().is_binary_operator())
     }
 
     /// The right operand.

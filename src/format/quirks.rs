@@ -178,15 +178,8 @@ fn mark_unfinished_sequence(toks: &mut [Tok], text: &str) {
 #[cfg(test)]
 mod tests {
     use super::super::tokens::TokenView;
-    use crate::syntax_kind::SyntaxKind::{self, *};
-
-    fn kinds_and_texts(text: &str) -> Vec<(SyntaxKind, String, u32)> {
-        let view = TokenView::new(text);
-        view.toks
-            .iter()
-            .map(|t| (t.kind, t.text(text).to_string(), t.original_spaces()))
-            .collect()
-    }
+    use super::super::tokens::tests::kinds_and_texts;
+    use crate::syntax_kind::SyntaxKind::*;
 
     #[test]
     fn a_lone_sequence_start_at_the_end_is_invalid() {

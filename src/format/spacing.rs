@@ -81,26 +81,6 @@ fn space_after(subject: &Tok, before: Option<&Tok>, after: &Tok, src: &str) -> b
 fn negation_follows(kind: SyntaxKind) -> bool {
     matches!(
         kind,
-        L_PAREN
-            | L_BRACE
-            | L_BRACK
-            | EQ
-            | COLON
-            | COMMA
-            | QUESTION
-            | PLUS
-            | STAR
-            | SLASH
-            | PERCENT
-            | MINUS
-            | EQ2
-            | NEQ
-            | GT
-            | GTEQ
-            | LT
-            | LTEQ
-            | AMP2
-            | PIPE2
-            | BANG
-    )
+        L_PAREN | L_BRACE | L_BRACK | EQ | COLON | COMMA | QUESTION | BANG
+    ) || kind.is_binary_operator()
 }

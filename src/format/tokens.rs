@@ -136,10 +136,11 @@ fn merges_with_newline(prev: Option<&Tok>, src: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn kinds_and_texts(text: &str) -> Vec<(SyntaxKind, String, u32)> {
+    /// Kind, text and original spaces of each token of the view.
+    pub(in crate::format) fn kinds_and_texts(text: &str) -> Vec<(SyntaxKind, String, u32)> {
         let view = TokenView::new(text);
         view.toks
             .iter()
