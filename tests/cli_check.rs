@@ -23,6 +23,15 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The files named in `check`'s error lines, in order.
+fn files_with_errors(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|l| l.contains(": expected"))
+        .map(|l| l.split(':').next().unwrap())
+        .collect()
+}
+
 #[test]
 fn clean_tree_exits_zero_and_prints_nothing() {
     let dir = temp_dir("clean");
@@ -66,11 +75,7 @@ fn walks_hcl_extensions_and_skips_hidden_and_terraform_dirs() {
     let o = hclwright(&["check", "."], &dir, None);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    let files: Vec<&str> = err
-        .lines()
-        .filter(|l| l.contains(": expected"))
-        .map(|l| l.split(':').next().unwrap())
-        .collect();
+    let files = files_with_errors(&err);
     assert_eq!(
         files,
         [
@@ -142,10 +147,6 @@ fn symbolic_links_to_directories_are_not_followed() {
     let o = hclwright(&["check", "."], &dir, None);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    let files: Vec<&str> = err
-        .lines()
-        .filter(|l| l.contains(": expected"))
-        .map(|l| l.split(':').next().unwrap())
-        .collect();
+    let files = files_with_errors(&err);
     assert_eq!(files, ["./a/link.tf", "./a/main.tf"]);
 }

@@ -335,37 +335,32 @@ fn is_tfvars(path: &Path) -> bool {
     path.to_string_lossy().ends_with(".tfvars")
 }
 
+/// The attributes called `name` directly in `body`, as declarations.
+fn attribute_declarations(body: &Body, name: &str) -> Vec<Declaration> {
+    body.attributes()
+        .filter(|attr| attr.name().as_deref() == Some(name))
+        .filter_map(|attr| attr.name_token())
+        .map(|token| Declaration {
+            range: token.text_range(),
+            block: None,
+        })
+        .collect()
+}
+
 /// The declarations of `address` at the top level of `body`.
 fn declarations(body: &Body, path: &Path, address: &Address) -> Vec<Declaration> {
     let name = address.name();
     let mut out = Vec::new();
     if is_tfvars(path) {
         if let Address::Variable(_) = address {
-            for attr in body.attributes() {
-                if attr.name().as_deref() == Some(name)
-                    && let Some(token) = attr.name_token()
-                {
-                    out.push(Declaration {
-                        range: token.text_range(),
-                        block: None,
-                    });
-                }
-            }
+            out.extend(attribute_declarations(body, name));
         }
         return out;
     }
     if let Address::Local(_) = address {
         for locals in body.blocks_of_type("locals") {
-            let Some(inner) = locals.body() else { continue };
-            for attr in inner.attributes() {
-                if attr.name().as_deref() == Some(name)
-                    && let Some(token) = attr.name_token()
-                {
-                    out.push(Declaration {
-                        range: token.text_range(),
-                        block: None,
-                    });
-                }
+            if let Some(inner) = locals.body() {
+                out.extend(attribute_declarations(&inner, name));
             }
         }
         return out;
