@@ -316,20 +316,11 @@ impl<'a> Lexer<'a> {
         self.pos = pos;
     }
 
+    /// A main-mode token other than whitespace and ASCII identifiers
+    /// (which [`main_run`](Self::main_run) lexes itself).
     fn main_token(&mut self, b: u8) {
         let start = self.pos;
         match CLASS[b as usize] {
-            C_SPACE => {
-                let mut i = start + 1;
-                while i < self.src.len() && (self.src[i] == b' ' || self.src[i] == b'\t') {
-                    i += 1;
-                }
-                self.push(WHITESPACE, i - start);
-            }
-            C_IDENT => {
-                let end = self.ident_end(start + 1);
-                self.push(IDENT, end - start);
-            }
             C_DIGIT => {
                 let end = self.number_end(start);
                 self.push(NUMBER, end - start);
