@@ -115,27 +115,30 @@ pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, Format
     if options.profile == Profile::Hclfmt && !options.refuse_syntax_errors {
         return Ok(format(text));
     }
-    // One pass checks the syntax (without building a tree) and gives the
-    // tokens the terraform pre-check looks at.
-    let (_, errors, tokens) =
-        crate::parser::parse_text_with_tokens(text, crate::parser::Entry::File, false);
+    // The tokens tell whether a terraform normalization may apply; only
+    // then is a tree built. Either way the text is lexed and parsed once.
+    let lexed = crate::lexer::tokenize(text);
+    let needs_tree =
+        options.profile == Profile::Terraform && terraform::may_normalize(text, &lexed.tokens);
+    let (green, errors, tokens) =
+        crate::parser::parse_lexed(text, lexed, crate::parser::Entry::File, needs_tree);
     if !errors.is_empty() {
         return Err(FormatError { errors });
     }
-    if options.profile == Profile::Hclfmt || !terraform::may_normalize(text, &tokens) {
-        // Only the layout can change; the tokens are already there.
-        let mut layout = Layout::from_valid_tokens(text, &tokens);
-        layout.format_all();
-        return Ok(layout.render());
+    let normalized = green.map(|green| terraform::normalize(text, &green));
+    match normalized {
+        // The normalizations are built to keep the file valid; should one
+        // ever not, the file keeps its original content.
+        Some(normalized) if normalized != text && crate::syntax_errors(&normalized).is_empty() => {
+            Ok(format_valid(&normalized))
+        }
+        // Only the layout changes; the tokens are already there.
+        _ => {
+            let mut layout = Layout::from_valid_tokens(text, &tokens);
+            layout.format_all();
+            Ok(layout.render())
+        }
     }
-    let parse = crate::parse(text);
-    let normalized = terraform::normalize(text, parse.green());
-    // The normalizations are built to keep the file valid; should one ever
-    // not, the file keeps its original content.
-    if normalized != text && !crate::syntax_errors(&normalized).is_empty() {
-        return Ok(format_valid(text));
-    }
-    Ok(format_valid(&normalized))
 }
 
 /// Which formatter to imitate.
