@@ -13,6 +13,7 @@
 //! - lexing only (`hclwright::lexer::tokenize`);
 //! - full parsing (`hclwright::parse`: lexing, parsing, building the rowan
 //!   tree and the error list);
+//! - checking only (`hclwright::syntax_errors`: the same errors, no tree);
 //! - printing a parsed tree back to text (`syntax().to_string()`);
 //! - parsing and freeing each tree right away, as a tool that checks one
 //!   file after another does (the other stages keep their results and
@@ -72,6 +73,13 @@ fn main() {
             .map(|t| hclwright::parse(black_box(t)))
             .collect::<Vec<_>>()
     });
+    // Checking only: the same errors as `parse`, without building a tree.
+    let check = best_of(|| {
+        texts
+            .iter()
+            .map(|t| hclwright::syntax_errors(black_box(t)))
+            .collect::<Vec<_>>()
+    });
     let parse_free = best_of(|| {
         for t in &texts {
             drop(black_box(hclwright::parse(black_box(t))));
@@ -92,6 +100,12 @@ fn main() {
     let print_mbs = mb / print.as_secs_f64();
     report("lexer (tokenize)", lex, lex_mbs, Some(LEX_TARGET));
     report("parse (parse)", parse, parse_mbs, Some(PARSE_TARGET));
+    report(
+        "check (syntax_errors)",
+        check,
+        mb / check.as_secs_f64(),
+        None,
+    );
     report("print (to_string)", print, print_mbs, None);
     report(
         "parse + free",
