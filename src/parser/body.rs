@@ -39,7 +39,7 @@ fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
                 continue;
             }
         }
-        skip_detached_lines(p, in_block);
+        skip_detached_lines(p);
         let first = first_content(p);
         match p.raw(first) {
             None => {
@@ -136,7 +136,7 @@ fn first_content(p: &Parser) -> usize {
 /// directly above an item (a blank line, the end of the body or the end of
 /// the text follows them) as children of the current node. Stops before the
 /// first line that starts an item, possibly preceded by its comment lines.
-pub(super) fn skip_detached_lines(p: &mut Parser, in_block: bool) {
+pub(super) fn skip_detached_lines(p: &mut Parser) {
     loop {
         let mut i = p.pos;
         while p.raw(i) == Some(WHITESPACE) {
@@ -195,7 +195,6 @@ pub(super) fn skip_detached_lines(p: &mut Parser, in_block: bool) {
                     Some(COMMENT) => true, // `/* x */ name = …`
                     _ => false,
                 };
-                let _ = in_block;
                 if attached {
                     return;
                 }

@@ -409,7 +409,7 @@ fn object(p: &mut Parser) {
             // took its own), blank lines and detached comments go to the
             // object; comment lines directly above an item go to the item.
             if p.pos > 0 && p.raw(p.pos - 1) == Some(NEWLINE) {
-                body::skip_detached_lines(p, true);
+                body::skip_detached_lines(p);
                 if has_leading_comment_lines(p) {
                     if !object_item(p) {
                         break;
