@@ -151,3 +151,40 @@ fn column_of(text: &str, line_start: usize, offset: usize) -> u32 {
     }
     text[line_start..end].chars().count() as u32 + 1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_shown_as_a_window_around_the_error() {
+        let text = format!("a = {}@ {}\n", "x + ".repeat(100), "y + ".repeat(100));
+        let errors = crate::syntax_errors(&text);
+        let shown = errors[0].render("f.tf", &text);
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines[0], "f.tf:1:405: invalid character `@`");
+        // About 80 characters on each side, marked as cut.
+        assert!(
+            lines[1].starts_with("  …x + ") && lines[1].ends_with('…'),
+            "{}",
+            lines[1]
+        );
+        assert!(lines[1].chars().count() < 200);
+        // The caret is under the `@`.
+        let caret = lines[2].find('^').unwrap();
+        assert_eq!(
+            lines[1].chars().nth(lines[2][..caret].chars().count()),
+            Some('@')
+        );
+    }
+
+    #[test]
+    fn short_lines_are_shown_whole() {
+        let text = "a = [1 2]\n";
+        let shown = crate::syntax_errors(text)[0].render("f.tf", text);
+        assert_eq!(
+            shown,
+            "f.tf:1:8: expected `,` or `]` after the element, found number `2`\n  a = [1 2]\n         ^\n"
+        );
+    }
+}

@@ -162,3 +162,14 @@ fn terraform_rename_with_moved_block() {
     let out = run(dir.path(), &["rename", "--terraform", "variable.nope", "x"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn bad_usage_exits_two_not_one() {
+    // 1 means "nothing matched" for these commands.
+    let dir = TempDir::new(&[("main.tf", MAIN)]);
+    assert_eq!(
+        run(dir.path(), &["refs", "--no-such-flag"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(run(dir.path(), &["rename", "var.a"]).status.code(), Some(2));
+}
