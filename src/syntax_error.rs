@@ -154,8 +154,6 @@ fn column_of(text: &str, line_start: usize, offset: usize) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn long_lines_are_shown_as_a_window_around_the_error() {
         let text = format!("a = {}@ {}\n", "x + ".repeat(100), "y + ".repeat(100));
