@@ -104,6 +104,25 @@ struct Plan {
     run: EditFn,
 }
 
+impl Plan {
+    /// `doc.set(address, value)`; an ambiguous address is not a failure.
+    fn set(verb: &str, address: Address, value: Value, allowed: TextRange) -> Plan {
+        Plan {
+            what: format!("{verb} {address} = {value}"),
+            allowed,
+            run: Box::new(move |d| tolerate_ambiguous(d.set(&address, value))),
+        }
+    }
+}
+
+/// An ambiguous address is a legitimate refusal in a random edit.
+fn tolerate_ambiguous(result: Result<(), EditError>) -> Result<(), EditError> {
+    match result {
+        Err(EditError::Ambiguous { .. }) => Ok(()),
+        other => other,
+    }
+}
+
 /// An edit to run on a copy of the document.
 type EditFn = Box<dyn FnOnce(&mut Document) -> Result<(), EditError>>;
 
@@ -243,10 +262,7 @@ fn plans(doc: &Document, rng: &mut Rng) -> Vec<Plan> {
                     what: format!("add {a} = {v} before {key}"),
                     allowed: widen(&text, range),
                     run: Box::new(move |d| {
-                        match d.set_with(&a, v, Placement::Before(key.clone())) {
-                            Err(EditError::Ambiguous { .. }) => Ok(()),
-                            other => other,
-                        }
+                        tolerate_ambiguous(d.set_with(&a, v, Placement::Before(key.clone())))
                     }),
                 });
             }
@@ -255,14 +271,7 @@ fn plans(doc: &Document, rng: &mut Rng) -> Vec<Plan> {
                 let mut steps = parent.steps().to_vec();
                 steps.push(Step::Name("new_key".into()));
                 let a = Address::new(steps);
-                out.push(Plan {
-                    what: format!("add {a} = {v}"),
-                    allowed: widen(&text, range),
-                    run: Box::new(move |d| match d.set(&a, v) {
-                        Err(EditError::Ambiguous { .. }) => Ok(()),
-                        other => other,
-                    }),
-                });
+                out.push(Plan::set("add", a, v, widen(&text, range)));
             }
         }
     }
@@ -276,27 +285,13 @@ fn plans(doc: &Document, rng: &mut Rng) -> Vec<Plan> {
             steps.push(Step::Name("new_attr".into()));
             let a = Address::new(steps);
             let v = values(rng);
-            out.push(Plan {
-                what: format!("create {a} = {v}"),
-                allowed: range,
-                run: Box::new(move |d| match d.set(&a, v) {
-                    Err(EditError::Ambiguous { .. }) => Ok(()),
-                    other => other,
-                }),
-            });
+            out.push(Plan::set("create", a, v, range));
             let mut steps = addr.steps().to_vec();
             steps.extend([Step::Name("lifecycle".into()), Step::Name("new_map".into())]);
             steps.push(Step::Key("a key".into()));
             let a = Address::new(steps);
             let v = values(rng);
-            out.push(Plan {
-                what: format!("create {a} = {v}"),
-                allowed: range,
-                run: Box::new(move |d| match d.set(&a, v) {
-                    Err(EditError::Ambiguous { .. }) => Ok(()),
-                    other => other,
-                }),
-            });
+            out.push(Plan::set("create", a, v, range));
             let b = addr.to_string();
             out.push(Plan {
                 what: format!("append block to {b}"),
@@ -341,12 +336,9 @@ fn plans(doc: &Document, rng: &mut Rng) -> Vec<Plan> {
     out.push(Plan {
         what: format!("create terraform.required_providers.test.version = {v}"),
         allowed: allowed.cover(TextRange::new(tail.min(allowed.start()), len)),
-        run: Box::new(
-            move |d| match d.set("terraform.required_providers.test.version", v) {
-                Err(EditError::Ambiguous { .. }) => Ok(()),
-                other => other,
-            },
-        ),
+        run: Box::new(move |d| {
+            tolerate_ambiguous(d.set("terraform.required_providers.test.version", v))
+        }),
     });
     out
 }
