@@ -55,18 +55,8 @@ fn round_trip(path: &Path, text: &str, from: &str, to: &str) -> usize {
     let forward = Rename::parse(from, to).unwrap();
     let parse = hclwright::parse(text);
     let renamed = forward.apply(&parse.syntax());
-    let matched: Vec<_> = forward
-        .matches(&parse.syntax())
-        .iter()
-        .map(|r| r.traversal.range())
-        .collect();
-    for edit in &renamed.edits {
-        assert!(
-            matched.iter().any(|r| r.contains_range(edit.range)),
-            "{}: {from} -> {to}: edit {edit:?} outside the matched references",
-            path.display()
-        );
-    }
+    let context = format!("{}: {from} -> {to}", path.display());
+    common::assert_edits_inside_matches(&forward, &parse.syntax(), &renamed, &context);
     let new_text = apply_edits(text, &renamed.edits).unwrap();
     let back = Rename::parse(to, from)
         .unwrap()

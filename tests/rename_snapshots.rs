@@ -5,6 +5,8 @@
 //! reference, and the reverse rename gives the original text back (unless
 //! the second line says `# not reversible: WHY`).
 
+mod common;
+
 use std::path::Path;
 
 use hclwright::diff::{apply_edits, unified_diff};
@@ -32,19 +34,7 @@ fn rename_and_check(name: &str, text: &str, from: &str, to: &str) -> String {
     let renamed = rename.apply(&parse.syntax());
     assert!(renamed.matches > 0, "{name}: nothing matched");
 
-    // Every edit lies inside (or, for an insertion, at the edge of) a
-    // matched reference.
-    let matched: Vec<_> = rename
-        .matches(&parse.syntax())
-        .iter()
-        .map(|r| r.traversal.range())
-        .collect();
-    for edit in &renamed.edits {
-        assert!(
-            matched.iter().any(|r| r.contains_range(edit.range)),
-            "{name}: edit {edit:?} outside every matched reference"
-        );
-    }
+    common::assert_edits_inside_matches(&rename, &parse.syntax(), &renamed, &name);
 
     let new_text = apply_edits(text, &renamed.edits).unwrap();
     let reparsed = hclwright::parse(&new_text);
@@ -81,25 +71,10 @@ fn rename_fixtures() {
     });
 }
 
-fn load_dir(dir: &Path) -> Vec<SourceFile> {
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap();
-            SourceFile::new(p.file_name().unwrap(), text)
-        })
-        .collect()
-}
-
 #[test]
 fn multi_file_rename() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rename/multi");
-    let files = load_dir(&dir);
+    let files = common::source_files(&dir);
     let rename = Rename::parse("module.vpc", "module.network").unwrap();
     let result = rename.rename_files(&files).unwrap();
     let changed: Vec<_> = result

@@ -1,6 +1,8 @@
 //! Terraform-aware renames over the module in `fixtures/rename/terraform/`:
 //! one diff snapshot per kind of address, and the refusals.
 
+mod common;
+
 use std::path::Path;
 
 use hclwright::diff::{apply_edits, unified_diff};
@@ -8,16 +10,7 @@ use hclwright::refs::SourceFile;
 use hclwright::refs::terraform::{Address, Options, TerraformRenameError, rename};
 
 fn module() -> Vec<SourceFile> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rename/terraform");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|p| SourceFile::new(p.file_name().unwrap(), std::fs::read_to_string(&p).unwrap()))
-        .collect()
+    common::source_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rename/terraform"))
 }
 
 /// The diff of a rename over the fixture module, with a summary line.

@@ -148,3 +148,41 @@ pub fn stderr(o: &Output) -> String {
 pub fn code(o: &Output) -> i32 {
     o.status.code().expect("exited normally")
 }
+
+/// Every file of `dir` (not recursive), sorted by name, as source files
+/// named by their file name.
+pub fn source_files(dir: &Path) -> Vec<hclwright::refs::SourceFile> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            hclwright::refs::SourceFile::new(p.file_name().unwrap(), text)
+        })
+        .collect()
+}
+
+/// Asserts that every edit of `renamed` lies inside (or, for an insertion,
+/// at the edge of) a reference that `rename` matches in `root`.
+pub fn assert_edits_inside_matches(
+    rename: &hclwright::refs::Rename,
+    root: &hclwright::SyntaxNode,
+    renamed: &hclwright::refs::Renamed,
+    context: &str,
+) {
+    let matched: Vec<_> = rename
+        .matches(root)
+        .iter()
+        .map(|r| r.traversal.range())
+        .collect();
+    for edit in &renamed.edits {
+        assert!(
+            matched.iter().any(|r| r.contains_range(edit.range)),
+            "{context}: edit {edit:?} outside every matched reference"
+        );
+    }
+}
