@@ -34,7 +34,7 @@ fn rename_and_check(name: &str, text: &str, from: &str, to: &str) -> String {
     let renamed = rename.apply(&parse.syntax());
     assert!(renamed.matches > 0, "{name}: nothing matched");
 
-    common::assert_edits_inside_matches(&rename, &parse.syntax(), &renamed, &name);
+    common::assert_edits_inside_matches(&rename, &parse.syntax(), &renamed, name);
 
     let new_text = apply_edits(text, &renamed.edits).unwrap();
     let reparsed = hclwright::parse(&new_text);
