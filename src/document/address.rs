@@ -79,7 +79,7 @@ impl Address {
         Some((Address::new(rest.to_vec()), last))
     }
 
-    /// Parses an address; see the [module docs](self).
+    /// Parses an address, in the form described on [`Address`].
     pub fn parse(text: &str) -> Result<Address, EditError> {
         parse(text)
             .map(Address::new)

@@ -266,7 +266,7 @@ impl Document {
 
     /// The changes against the parsed text: sorted, non-overlapping, each
     /// as small as the change. Applying them to [`Document::original`]
-    /// gives [`Document::to_string`].
+    /// gives `to_string()` (the current text).
     ///
     /// ```
     /// use hclwright::diff::apply_edits;

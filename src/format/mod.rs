@@ -66,7 +66,7 @@ fn format_valid(text: &str) -> String {
     layout.render()
 }
 
-/// The changes [`format`] makes, as sorted, non-overlapping edits that
+/// The changes [`format()`] makes, as sorted, non-overlapping edits that
 /// each replace one run of whitespace (empty when `text` is already
 /// formatted) — the form editors expect.
 ///
@@ -86,7 +86,7 @@ pub fn format_edits(text: &str) -> Vec<TextEdit> {
 /// Formats `text` with `options`.
 ///
 /// With [`FormatOptions::default`] (the `hclfmt` profile) this is
-/// [`format`] and never fails. With [`FormatOptions::terraform`] the input
+/// [`format()`] and never fails. With [`FormatOptions::terraform`] the input
 /// must be free of syntax errors (a [`FormatError`] lists them otherwise);
 /// then `terraform fmt`'s normalizations are applied before the layout:
 ///
