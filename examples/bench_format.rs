@@ -4,15 +4,22 @@
 //! ```text
 //! cargo build --release
 //! cargo run --release --example bench_format [DIR] [--compare TF_DIR] [--runs N]
+//!     [--stage format|layout|terraform] [--reps N]
 //! ```
 //!
 //! Throughput: reads every `.tf`, `.tfvars`, `.hcl` and `.nomad` file under
 //! `DIR` (or `$HCLWRIGHT_CORPUS`, or `fixtures/format`); after a warm-up it
-//! times `REPS` passes of each stage and reports the best as MB/s
-//! (1 MB = 10^6 bytes):
-//! - `hclwright::format` (the hclfmt layout) over every file;
-//! - `format_with(terraform)` (parse, normalizations, layout) over the
-//!   files that parse without errors.
+//! times `--reps` passes (default 7) of each stage and reports the best as
+//! MB/s (1 MB = 10^6 bytes):
+//! - `format`: `hclwright::format` (the hclfmt layout, lexing included)
+//!   over every file;
+//! - `layout`: the layout step of `format_with` alone (from the parser's
+//!   tokens, lexed beforehand) over the files that parse without errors;
+//! - `terraform`: `format_with(terraform)` (parse, normalizations, layout)
+//!   over the files that parse without errors.
+//!
+//! `--stage NAME` runs that stage only (with `--reps 1`, two passes: handy
+//! under `valgrind --tool=callgrind`).
 //!
 //! With `--compare TF_DIR`: runs `hclwright fmt -check -recursive .` (the
 //! binary next to this example) and `terraform fmt -check -recursive .` in
@@ -25,9 +32,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use hclwright::format::format_valid_tokens;
 use hclwright::{FormatOptions, format, format_with};
 
-/// Timed passes per stage; the best one counts.
+/// Timed passes per stage by default; the best one counts.
 const REPS: usize = 7;
 /// File name endings treated as HCL.
 const EXTENSIONS: &[&str] = &[".tf", ".tfvars", ".hcl", ".nomad"];
@@ -37,14 +45,22 @@ fn main() {
     let mut dir = None;
     let mut compare = None;
     let mut runs = 10usize;
+    let mut stage = None;
+    let mut reps = REPS;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--compare" => compare = args.next().map(PathBuf::from),
             "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(runs),
+            "--stage" => stage = args.next(),
+            "--reps" => reps = args.next().and_then(|n| n.parse().ok()).unwrap_or(reps),
             _ => dir = Some(PathBuf::from(a)),
         }
     }
-    throughput(&dir.unwrap_or_else(default_dir));
+    throughput(
+        &dir.unwrap_or_else(default_dir),
+        stage.as_deref(),
+        reps.max(1),
+    );
     if let Some(tf_dir) = compare {
         compare_cli(&tf_dir, runs.max(1));
     }
@@ -57,7 +73,8 @@ fn default_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("fixtures/format"))
 }
 
-fn throughput(dir: &Path) {
+fn throughput(dir: &Path, stage: Option<&str>, reps: usize) {
+    let runs = |name: &str| stage.is_none_or(|s| s == name);
     let texts = load(dir);
     if texts.is_empty() {
         eprintln!("no HCL files under {}", dir.display());
@@ -77,20 +94,36 @@ fn throughput(dir: &Path) {
         valid.len(),
         mb(&valid)
     );
-    println!("best of {REPS} passes after a warm-up\n");
-    let layout = best_of(|| {
-        for t in &all {
-            black_box(format(black_box(t)));
-        }
-    });
-    report("format (hclfmt layout)", mb(&all), layout);
-    let options = FormatOptions::terraform();
-    let terraform = best_of(|| {
-        for t in &valid {
-            black_box(format_with(black_box(t), &options).ok());
-        }
-    });
-    report("format_with(terraform) incl. parse", mb(&valid), terraform);
+    println!("best of {reps} passes after a warm-up\n");
+    if runs("format") {
+        let time = best_of(reps, || {
+            for t in &all {
+                black_box(format(black_box(t)));
+            }
+        });
+        report("format (hclfmt layout)", mb(&all), time);
+    }
+    if runs("layout") {
+        let lexed: Vec<(&String, Vec<hclwright::lexer::Token>)> = valid
+            .iter()
+            .map(|t| (*t, hclwright::lexer::tokenize(t).tokens))
+            .collect();
+        let time = best_of(reps, || {
+            for (t, tokens) in &lexed {
+                black_box(format_valid_tokens(black_box(t), black_box(tokens)));
+            }
+        });
+        report("layout from parser tokens", mb(&valid), time);
+    }
+    if runs("terraform") {
+        let options = FormatOptions::terraform();
+        let time = best_of(reps, || {
+            for t in &valid {
+                black_box(format_with(black_box(t), &options).ok());
+            }
+        });
+        report("format_with(terraform) incl. parse", mb(&valid), time);
+    }
 }
 
 fn report(what: &str, mb: f64, time: Duration) {
@@ -101,9 +134,9 @@ fn report(what: &str, mb: f64, time: Duration) {
     );
 }
 
-fn best_of(mut f: impl FnMut()) -> Duration {
+fn best_of(reps: usize, mut f: impl FnMut()) -> Duration {
     f();
-    (0..REPS)
+    (0..reps)
         .map(|_| {
             let start = Instant::now();
             f();

@@ -133,12 +133,24 @@ pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, Format
             Ok(format_valid(&normalized))
         }
         // Only the layout changes; the tokens are already there.
-        _ => {
-            let mut layout = Layout::from_valid_tokens(text, &tokens);
-            layout.format_all();
-            Ok(layout.render())
-        }
+        _ => Ok(format_valid_tokens(text, &tokens)),
     }
+}
+
+/// The layout step of [`format_with`] alone: formats `text`, which must
+/// have no syntax errors, from the tokens [`tokenize`](crate::lexer::tokenize)
+/// gave for it (the parser's tokens). Exposed for benchmarks.
+///
+/// ```
+/// let text = "a=1\n";
+/// let tokens = hclwright::lexer::tokenize(text).tokens;
+/// assert_eq!(hclwright::format::format_valid_tokens(text, &tokens), "a = 1\n");
+/// ```
+#[doc(hidden)]
+pub fn format_valid_tokens(text: &str, tokens: &[crate::lexer::Token]) -> String {
+    let mut layout = Layout::from_valid_tokens(text, tokens);
+    layout.format_all();
+    layout.render()
 }
 
 /// Which formatter to imitate.
