@@ -84,7 +84,7 @@ fn throughput(dir: &Path, stage: Option<&str>, reps: usize) {
     let all: Vec<&String> = texts.iter().collect();
     let valid: Vec<&String> = texts
         .iter()
-        .filter(|t| hclwright::parse(t).is_ok())
+        .filter(|t| hclwright::syntax_errors(t).is_empty())
         .collect();
     println!(
         "{} files, {:.2} MB from {} ({} valid, {:.2} MB)",
