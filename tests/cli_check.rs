@@ -4,23 +4,13 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
-use common::stderr;
+use common::{TempDir, stderr};
 
 fn hclwright(args: &[&str], dir: &Path, stdin: Option<&[u8]>) -> Output {
     common::hclwright(dir, args, stdin.unwrap_or_default())
-}
-
-/// A fresh directory that lives as long as the test process (so the paths
-/// in messages stay short and relative).
-fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("hclwright-cli-check-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// The files named in `check`'s error lines, in order.
@@ -34,20 +24,19 @@ fn files_with_errors(stderr: &str) -> Vec<&str> {
 
 #[test]
 fn clean_tree_exits_zero_and_prints_nothing() {
-    let dir = temp_dir("clean");
-    fs::write(dir.join("main.tf"), "a = 1\n").unwrap();
-    fs::create_dir_all(dir.join("sub")).unwrap();
-    fs::write(dir.join("sub/job.nomad"), "job \"x\" {\n}\n").unwrap();
-    let o = hclwright(&["check"], &dir, None);
+    let dir = TempDir::new(&[
+        ("main.tf", "a = 1\n"),
+        ("sub/job.nomad", "job \"x\" {\n}\n"),
+    ]);
+    let o = hclwright(&["check"], dir.path(), None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(o.stdout.is_empty() && o.stderr.is_empty());
 }
 
 #[test]
 fn errors_name_file_line_column_with_source_and_caret() {
-    let dir = temp_dir("errors");
-    fs::write(dir.join("main.tf"), "a = 1\nb = [1 2]\n").unwrap();
-    let o = hclwright(&["check", "main.tf"], &dir, None);
+    let dir = TempDir::new(&[("main.tf", "a = 1\nb = [1 2]\n")]);
+    let o = hclwright(&["check", "main.tf"], dir.path(), None);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         stderr(&o),
@@ -57,8 +46,7 @@ fn errors_name_file_line_column_with_source_and_caret() {
 
 #[test]
 fn walks_hcl_extensions_and_skips_hidden_and_terraform_dirs() {
-    let dir = temp_dir("walk");
-    for (path, text) in [
+    let dir = TempDir::new(&[
         ("a.tf", "bad =\n"),
         ("b.tfvars", "bad =\n"),
         ("c.hcl", "bad =\n"),
@@ -67,12 +55,8 @@ fn walks_hcl_extensions_and_skips_hidden_and_terraform_dirs() {
         (".hidden/f.tf", "bad =\n"),
         (".terraform/modules/g.tf", "bad =\n"),
         ("nested/h.pkr.hcl", "bad =\n"),
-    ] {
-        let p = dir.join(path);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(p, text).unwrap();
-    }
-    let o = hclwright(&["check", "."], &dir, None);
+    ]);
+    let o = hclwright(&["check", "."], dir.path(), None);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     let files = files_with_errors(&err);
@@ -90,19 +74,19 @@ fn walks_hcl_extensions_and_skips_hidden_and_terraform_dirs() {
 
 #[test]
 fn reads_standard_input() {
-    let dir = temp_dir("stdin");
-    let o = hclwright(&["check", "-"], &dir, Some(b"x = 1\n"));
+    let dir = TempDir::new(&[]);
+    let o = hclwright(&["check", "-"], dir.path(), Some(b"x = 1\n"));
     assert_eq!(o.status.code(), Some(0));
-    let o = hclwright(&["check", "-"], &dir, Some(b"x = \n"));
+    let o = hclwright(&["check", "-"], dir.path(), Some(b"x = \n"));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("<stdin>:1:5: expected an expression"));
 }
 
 #[test]
 fn invalid_utf8_and_missing_files_are_errors() {
-    let dir = temp_dir("utf8");
-    fs::write(dir.join("bad.tf"), b"a = \"ok\"\nb = \"\xff\"\n").unwrap();
-    let o = hclwright(&["check", "bad.tf", "missing.tf"], &dir, None);
+    let dir = TempDir::new(&[]);
+    fs::write(dir.path().join("bad.tf"), b"a = \"ok\"\nb = \"\xff\"\n").unwrap();
+    let o = hclwright(&["check", "bad.tf", "missing.tf"], dir.path(), None);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(
@@ -114,9 +98,8 @@ fn invalid_utf8_and_missing_files_are_errors() {
 
 #[test]
 fn dump_prints_the_tree() {
-    let dir = temp_dir("dump");
-    fs::write(dir.join("main.tf"), "a = 1\n").unwrap();
-    let o = hclwright(&["dump", "main.tf"], &dir, None);
+    let dir = TempDir::new(&[("main.tf", "a = 1\n")]);
+    let o = hclwright(&["dump", "main.tf"], dir.path(), None);
     assert_eq!(o.status.code(), Some(0));
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(
@@ -128,25 +111,68 @@ fn dump_prints_the_tree() {
 
 #[test]
 fn usage_errors_exit_one() {
-    let dir = temp_dir("usage");
-    let o = hclwright(&["check", "--no-such-flag"], &dir, None);
+    let dir = TempDir::new(&[]);
+    let o = hclwright(&["check", "--no-such-flag"], dir.path(), None);
     assert_eq!(o.status.code(), Some(1));
-    let o = hclwright(&["no-such-command"], &dir, None);
+    let o = hclwright(&["no-such-command"], dir.path(), None);
     assert_eq!(o.status.code(), Some(1));
 }
 
 #[cfg(unix)]
 #[test]
 fn symbolic_links_to_directories_are_not_followed() {
-    let dir = temp_dir("symlink");
-    fs::create_dir_all(dir.join("a")).unwrap();
-    fs::write(dir.join("a/main.tf"), "bad =\n").unwrap();
+    let dir = TempDir::new(&[("a/main.tf", "bad =\n")]);
     // A loop back up the tree, and a link to a file.
-    std::os::unix::fs::symlink("..", dir.join("a/loop")).unwrap();
-    std::os::unix::fs::symlink("main.tf", dir.join("a/link.tf")).unwrap();
-    let o = hclwright(&["check", "."], &dir, None);
+    std::os::unix::fs::symlink("..", dir.path().join("a/loop")).unwrap();
+    std::os::unix::fs::symlink("main.tf", dir.path().join("a/link.tf")).unwrap();
+    let o = hclwright(&["check", "."], dir.path(), None);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     let files = files_with_errors(&err);
     assert_eq!(files, ["./a/link.tf", "./a/main.tf"]);
+}
+
+#[test]
+fn a_nested_tree_is_reported_in_serial_walk_order() {
+    let (dir, expected) = common::nested_tree(3, "bad =\n");
+    let o = hclwright(&["check", "."], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    let expected: Vec<String> = expected.iter().map(|f| format!("./{f}")).collect();
+    assert_eq!(files_with_errors(&stderr(&o)), expected);
+}
+
+#[test]
+fn standard_input_files_and_directories_keep_the_argument_order() {
+    let dir = TempDir::new(&[
+        ("a.tf", "bad =\n"),
+        ("b.tf", "bad =\n"),
+        ("dir/x.tf", "bad =\n"),
+        ("dir/sub/y.tf", "bad =\n"),
+    ]);
+    let o = hclwright(
+        &["check", "b.tf", "-", "dir", "a.tf"],
+        dir.path(),
+        Some(b"bad =\n"),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        files_with_errors(&stderr(&o)),
+        ["b.tf", "<stdin>", "dir/x.tf", "dir/sub/y.tf", "a.tf"]
+    );
+}
+
+#[test]
+fn missing_paths_are_reported_first_in_argument_order() {
+    let dir = TempDir::new(&[("dir/x.tf", "bad =\n")]);
+    let o = hclwright(&["check", "no1", "dir", "no2.tf"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(lines[0].starts_with("no1: "), "{err}");
+    assert!(lines[1].starts_with("no2.tf: "), "{err}");
+    assert_eq!(files_with_errors(&err), ["dir/x.tf"]);
+    // Quiet: nothing printed, same exit code.
+    let o = hclwright(&["check", "-q", "no1", "dir"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
 }

@@ -344,3 +344,79 @@ fn a_crash_during_the_write_leaves_the_original_intact() {
     assert_eq!(out.status.signal(), Some(25), "{:?}", out.status);
     assert_eq!(dir.read("main.tf"), original);
 }
+
+#[test]
+fn a_nested_tree_is_listed_in_serial_walk_order() {
+    let (dir, expected) = common::nested_tree(3, "a=1\n");
+    let out = run(dir.path(), &["-list", "-check", "-recursive"]);
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().collect::<Vec<_>>(), expected);
+    // Without -recursive, the top folder only.
+    let out = run(dir.path(), &["-check"]);
+    assert_eq!(stdout(&out).lines().collect::<Vec<_>>(), expected[..4]);
+}
+
+#[test]
+fn standard_input_files_and_folders_keep_the_argument_order() {
+    let dir = TempDir::new(&[
+        ("a.tf", "a=1\n"),
+        ("b.tf", "b=1\n"),
+        ("dir/x.tf", "x=1\n"),
+        ("dir/sub/y.tf", "y=1\n"),
+    ]);
+    let out = run_with_stdin(
+        dir.path(),
+        &["-write=false", "-recursive", "b.tf", "-", "dir", "a.tf"],
+        "s=1\n",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // Standard input is not listed; its formatted text is printed.
+    assert_eq!(stdout(&out), "b.tf\ns = 1\ndir/x.tf\ndir/sub/y.tf\na.tf\n");
+}
+
+#[test]
+fn walk_errors_come_first_in_walk_order() {
+    let dir = TempDir::new(&[("dir/x.tf", "x=1\n")]);
+    let out = run(dir.path(), &["-check", "no1", "dir", "no2.tf"]);
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].starts_with("no1: "), "{err}");
+    assert!(lines[1].starts_with("no2.tf: "), "{err}");
+    assert_eq!(stdout(&out), "dir/x.tf\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_folders_are_reported_and_the_rest_processed() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new(&[
+        ("a/x.tf", "x=1\n"),
+        ("b/y.tf", "y=1\n"),
+        ("c/d/z.tf", "z=1\n"),
+        ("c/e.tf", "e=1\n"),
+        ("f.tf", "f=1\n"),
+    ]);
+    let locked = [dir.path().join("b"), dir.path().join("c/d")];
+    let set_mode = |mode| {
+        for d in &locked {
+            std::fs::set_permissions(d, std::fs::Permissions::from_mode(mode)).unwrap();
+        }
+    };
+    set_mode(0o000);
+    if std::fs::read_dir(&locked[0]).is_ok() {
+        set_mode(0o755);
+        eprintln!("note: permissions are not enforced (running as root?); skipping");
+        return;
+    }
+    let out = run(dir.path(), &["-check", "-recursive"]);
+    set_mode(0o755);
+    assert_eq!(code(&out), 2);
+    assert_eq!(stdout(&out), "f.tf\na/x.tf\nc/e.tf\n");
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].starts_with("./b: "), "{err}");
+    assert!(lines[1].starts_with("./c/d: "), "{err}");
+}

@@ -1,6 +1,9 @@
 //! `hclwright check`: report syntax errors.
 
-use super::files::{Input, expand, read_error_message, read_input};
+use std::io::Write;
+
+use super::files::{Input, read_error_message, read_input};
+use super::pipeline::{self, Panicked};
 use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Arguments of `check`.
@@ -16,39 +19,63 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs) -> i32 {
-    let paths = args.paths;
-    let (inputs, walk_errors) = expand(&paths, true);
-    let mut failed = !walk_errors.is_empty();
-    for e in walk_errors {
+    let walked = pipeline::run(&args.paths, true, |input| check_one(input, args.quiet));
+    let mut failed = !walked.errors.is_empty();
+    let stderr = std::io::stderr();
+    let mut err = std::io::BufWriter::new(stderr.lock());
+    if !args.quiet {
+        for e in &walked.errors {
+            let _ = writeln!(err, "{e}");
+        }
+    }
+    for (input, checked) in walked.results {
+        let checked = checked.unwrap_or_else(|Panicked| Checked {
+            ok: false,
+            messages: format!("{}: internal error\n", input.display_name()),
+        });
+        failed |= !checked.ok;
         if !args.quiet {
-            eprintln!("{e}");
+            let _ = err.write_all(checked.messages.as_bytes());
         }
     }
-    for input in &inputs {
-        if !check_one(input, args.quiet) {
-            failed = true;
-        }
-    }
+    let _ = err.flush();
     if failed { EXIT_ERRORS } else { EXIT_OK }
 }
 
-/// Checks one input; `false` if it has errors or cannot be read.
-fn check_one(input: &Input, quiet: bool) -> bool {
+/// The verdict on one input.
+struct Checked {
+    /// No syntax error, and the input could be read.
+    ok: bool,
+    /// The rendered errors (empty when `quiet`).
+    messages: String,
+}
+
+/// Checks one input.
+fn check_one(input: &Input, quiet: bool) -> Checked {
     let text = match read_input(input) {
         Ok(text) => text,
         Err(e) => {
-            if !quiet {
-                eprintln!("{}", read_error_message(input, &e));
-            }
-            return false;
+            let messages = if quiet {
+                String::new()
+            } else {
+                format!("{}\n", read_error_message(input, &e))
+            };
+            return Checked {
+                ok: false,
+                messages,
+            };
         }
     };
     let errors = hclwright::syntax_errors(&text);
+    let mut messages = String::new();
     if !quiet {
         let name = input.display_name();
         for e in &errors {
-            eprint!("{}", e.render(&name, &text));
+            messages.push_str(&e.render(&name, &text));
         }
     }
-    errors.is_empty()
+    Checked {
+        ok: errors.is_empty(),
+        messages,
+    }
 }

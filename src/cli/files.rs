@@ -32,43 +32,42 @@ pub fn is_hcl_file_name(name: &str) -> bool {
 
 /// Expands paths: `-` is stdin, files are taken as given, directories are
 /// walked (recursively when `recursive`) for HCL files, skipping hidden
-/// folders (`.terraform` among them) and symbolic links to directories. Files come out sorted within each directory.
+/// folders (`.terraform` among them) and symbolic links to directories.
+/// Files come out sorted within each directory, before its subdirectories.
 /// Paths that cannot be read are returned as errors.
+///
+/// Commands that read every file should rather use
+/// [`pipeline::run`](super::pipeline::run), which reads and processes the
+/// files while the walk goes on.
 pub fn expand(paths: &[String], recursive: bool) -> (Vec<Input>, Vec<String>) {
-    let mut inputs = Vec::new();
-    let mut errors = Vec::new();
-    for p in paths {
-        if p == "-" {
-            inputs.push(Input::Stdin);
-            continue;
-        }
-        let path = Path::new(p);
-        match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => walk(path, recursive, &mut inputs, &mut errors),
-            Ok(_) => inputs.push(Input::File(path.to_path_buf())),
-            Err(e) => errors.push(format!("{p}: {e}")),
-        }
-    }
-    (inputs, errors)
+    let walked = super::pipeline::run(paths, recursive, |_| ());
+    let inputs = walked.results.into_iter().map(|(input, _)| input).collect();
+    (inputs, walked.errors)
 }
 
-fn walk(dir: &Path, recursive: bool, out: &mut Vec<Input>, errors: &mut Vec<String>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            errors.push(format!("{}: {e}", dir.display()));
-            return;
-        }
-    };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+/// What a directory holds for the walk, each list sorted by name.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// Its HCL files (not hidden).
+    pub files: Vec<PathBuf>,
+    /// Its subdirectories to walk: none unless `recursive`; never hidden
+    /// ones (`.terraform` among them) nor symbolic links to directories.
+    pub subdirs: Vec<PathBuf>,
+}
+
+/// Lists `dir`: its HCL files and, when `recursive`, the subdirectories to
+/// walk. Entries that cannot be read are skipped.
+pub fn list_dir(dir: &Path, recursive: bool) -> std::io::Result<Listing> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
     entries.sort_by_key(|e| e.file_name());
-    let mut subdirs = Vec::new();
+    let mut listing = Listing::default();
     for entry in entries {
-        let name = entry.file_name().to_string_lossy().to_string();
-        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
         let Ok(file_type) = entry.file_type() else {
             continue;
         };
+        let path = entry.path();
         // Symbolic links to directories are not followed (as `terraform
         // fmt` does not): a link back up the tree would loop forever.
         // Links to files are read like files.
@@ -77,15 +76,13 @@ fn walk(dir: &Path, recursive: bool, out: &mut Vec<Input>, errors: &mut Vec<Stri
         }
         if file_type.is_dir() {
             if recursive && !name.starts_with('.') {
-                subdirs.push(path);
+                listing.subdirs.push(path);
             }
         } else if is_hcl_file_name(&name) && !name.starts_with('.') {
-            out.push(Input::File(path));
+            listing.files.push(path);
         }
     }
-    for sub in subdirs {
-        walk(&sub, recursive, out, errors);
-    }
+    Ok(listing)
 }
 
 /// Why an input could not be read as text.

@@ -3,14 +3,14 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::ArgAction;
 use clap::builder::BoolishValueParser;
 use hclwright::FormatOptions;
 use hclwright::format::Profile;
 
-use super::files::{Input, expand, read_error_message, read_input};
+use super::files::{Input, read_error_message, read_input};
+use super::pipeline::{self, Panicked};
 use super::write::write_atomic;
 use super::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
 
@@ -170,16 +170,21 @@ pub fn run(args: FmtArgs) -> i32 {
         check: args.check,
         profile: args.profile,
     };
-    let (inputs, walk_errors) = expand(&paths, args.recursive);
-    let mut failed = !walk_errors.is_empty();
-    for e in walk_errors {
+    let walked = pipeline::run(&paths, args.recursive, |input| process(input, &plan));
+    let mut failed = !walked.errors.is_empty();
+    for e in walked.errors {
         eprintln!("{e}");
     }
-    let outcomes = process_all(&inputs, &plan);
+    let outcomes = walked.results.into_iter().map(|(input, outcome)| {
+        outcome.unwrap_or_else(|Panicked| Outcome {
+            errors: format!("{}: internal error\n", input.display_name()),
+            ..Outcome::default()
+        })
+    });
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut changed = false;
-    for o in &outcomes {
+    for o in outcomes {
         if !o.errors.is_empty() {
             failed = true;
             let _ = out.flush();
@@ -203,64 +208,6 @@ pub fn run(args: FmtArgs) -> i32 {
     } else {
         EXIT_OK
     }
-}
-
-/// Processes every input, files in parallel; the outcomes keep the order
-/// of the inputs.
-fn process_all(inputs: &[Input], plan: &Plan) -> Vec<Outcome> {
-    let mut outcomes: Vec<Option<Outcome>> = Vec::with_capacity(inputs.len());
-    outcomes.resize_with(inputs.len(), || None);
-    // Standard input is read on this thread, in order.
-    for (slot, input) in outcomes.iter_mut().zip(inputs) {
-        if *input == Input::Stdin {
-            *slot = Some(process(input, plan));
-        }
-    }
-    let files: Vec<usize> = (0..inputs.len())
-        .filter(|&i| outcomes[i].is_none())
-        .collect();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(files.len() / 16 + 1);
-    if threads <= 1 {
-        for &i in &files {
-            outcomes[i] = Some(process(&inputs[i], plan));
-        }
-    } else {
-        let next = AtomicUsize::new(0);
-        let done: Vec<(usize, Outcome)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut mine = Vec::new();
-                        loop {
-                            let k = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&i) = files.get(k) else { break };
-                            mine.push((i, process(&inputs[i], plan)));
-                        }
-                        mine
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().unwrap_or_default())
-                .collect()
-        });
-        for (i, o) in done {
-            outcomes[i] = Some(o);
-        }
-    }
-    outcomes
-        .into_iter()
-        .zip(inputs)
-        .map(|(o, input)| {
-            o.unwrap_or_else(|| Outcome {
-                errors: format!("{}: internal error\n", input.display_name()),
-                ..Outcome::default()
-            })
-        })
-        .collect()
 }
 
 /// Formats one input and, for a file, writes it back if asked to.

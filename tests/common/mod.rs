@@ -119,6 +119,38 @@ impl Drop for TempDir {
     }
 }
 
+/// A tree of directories `depth` levels deep, every directory holding the
+/// same HCL files with `text` and the same subdirectories, their names in
+/// an order that is not the sorted one. Returns the tree and its HCL files
+/// (relative, `/`-separated) in the order of a serial walk: in each
+/// directory its files sorted by name (bytes), then its subdirectories,
+/// sorted, one after the other.
+pub fn nested_tree(depth: usize, text: &str) -> (TempDir, Vec<String>) {
+    const FILES: [&str; 4] = ["b.tf", "a.tfvars", "B.hcl", "a-b.nomad"];
+    // "0" sorts before every file name, "a.d" between two of them.
+    const DIRS: [&str; 4] = ["m", "a.d", "Z", "0"];
+    fn walk(prefix: &str, depth: usize, out: &mut Vec<String>) {
+        let mut files = FILES;
+        files.sort_unstable();
+        out.extend(files.iter().map(|f| format!("{prefix}{f}")));
+        if depth > 0 {
+            let mut dirs = DIRS;
+            dirs.sort_unstable();
+            for d in dirs {
+                walk(&format!("{prefix}{d}/"), depth - 1, out);
+            }
+        }
+    }
+    let mut expected = Vec::new();
+    walk("", depth, &mut expected);
+    // Created in reverse walk order, for file systems that list entries
+    // in the order they were made.
+    let mut creation = expected.clone();
+    creation.reverse();
+    let files: Vec<(&str, &str)> = creation.iter().map(|p| (p.as_str(), text)).collect();
+    (TempDir::new(&files), expected)
+}
+
 /// Runs the `hclwright` binary in `dir` with `args`, feeding `stdin`.
 pub fn hclwright(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
