@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::files::{Input, read_error_message, read_input};
+use super::files::{Input, read_error_message, with_input_text};
 use super::pipeline::{self, Panicked};
 use super::{EXIT_ERRORS, EXIT_OK};
 
@@ -52,30 +52,32 @@ struct Checked {
 
 /// Checks one input.
 fn check_one(input: &Input, quiet: bool) -> Checked {
-    let text = match read_input(input) {
-        Ok(text) => text,
-        Err(e) => {
-            let messages = if quiet {
-                String::new()
-            } else {
-                format!("{}\n", read_error_message(input, &e))
-            };
-            return Checked {
-                ok: false,
-                messages,
-            };
+    with_input_text(input, |text| {
+        let text = match text {
+            Ok(text) => text,
+            Err(e) => {
+                let messages = if quiet {
+                    String::new()
+                } else {
+                    format!("{}\n", read_error_message(input, &e))
+                };
+                return Checked {
+                    ok: false,
+                    messages,
+                };
+            }
+        };
+        let errors = hclwright::syntax_errors(text);
+        let mut messages = String::new();
+        if !quiet {
+            let name = input.display_name();
+            for e in &errors {
+                messages.push_str(&e.render(&name, text));
+            }
         }
-    };
-    let errors = hclwright::syntax_errors(&text);
-    let mut messages = String::new();
-    if !quiet {
-        let name = input.display_name();
-        for e in &errors {
-            messages.push_str(&e.render(&name, &text));
+        Checked {
+            ok: errors.is_empty(),
+            messages,
         }
-    }
-    Checked {
-        ok: errors.is_empty(),
-        messages,
-    }
+    })
 }

@@ -9,7 +9,7 @@ use clap::builder::BoolishValueParser;
 use hclwright::FormatOptions;
 use hclwright::format::Profile;
 
-use super::files::{Input, read_error_message, read_input};
+use super::files::{Input, read_error_message, with_input_text};
 use super::pipeline::{self, Panicked};
 use super::write::write_atomic;
 use super::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
@@ -212,6 +212,18 @@ pub fn run(args: FmtArgs) -> i32 {
 
 /// Formats one input and, for a file, writes it back if asked to.
 fn process(input: &Input, plan: &Plan) -> Outcome {
+    with_input_text(input, |text| match text {
+        Ok(text) => process_text(input, text, plan),
+        Err(e) => Outcome {
+            name: input.display_name(),
+            errors: format!("{}\n", read_error_message(input, &e)),
+            ..Outcome::default()
+        },
+    })
+}
+
+/// [`process`] once the input is read.
+fn process_text(input: &Input, text: &str, plan: &Plan) -> Outcome {
     let name = match input {
         Input::Stdin => "<stdin>".to_string(),
         Input::File(p) => shown_path(p),
@@ -220,15 +232,8 @@ fn process(input: &Input, plan: &Plan) -> Outcome {
         name: name.clone(),
         ..Outcome::default()
     };
-    let text = match read_input(input) {
-        Ok(text) => text,
-        Err(e) => {
-            outcome.errors = format!("{}\n", read_error_message(input, &e));
-            return outcome;
-        }
-    };
     let options = FormatOptions::with_profile(profile_for(input, plan.profile));
-    let formatted = match format_checked(&text, &name, &options) {
+    let formatted = match format_checked(text, &name, &options) {
         Ok(formatted) => formatted,
         Err(errors) => {
             outcome.errors = errors;
@@ -237,7 +242,7 @@ fn process(input: &Input, plan: &Plan) -> Outcome {
     };
     outcome.changed = formatted != text;
     if outcome.changed && plan.diff {
-        outcome.diff = hclwright::diff::unified_diff(&text, &formatted, &name);
+        outcome.diff = hclwright::diff::unified_diff(text, &formatted, &name);
     }
     match input {
         Input::Stdin => {

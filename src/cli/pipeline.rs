@@ -57,12 +57,13 @@ where
     tasks.reverse();
     let queue = Queue::new(tasks, found);
     let walk = Walk { recursive, process };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     std::thread::scope(|scope| {
         let mut helpers_started = false;
         work(&queue, &walk, || {
             if !helpers_started {
                 helpers_started = true;
+                // Asked only now: it reads a few files under /proc and /sys.
+                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
                 for _ in 1..threads {
                     scope.spawn(|| work(&queue, &walk, || {}));
                 }
@@ -309,7 +310,7 @@ mod tests {
         let mut expected = Vec::new();
         serial_walk(Path::new(&fixtures), &mut expected);
         assert!(expected.len() > 100, "{}", expected.len());
-        let walked = run(&[fixtures.clone()], true, |input| input.clone());
+        let walked = run(std::slice::from_ref(&fixtures), true, |input| input.clone());
         assert!(walked.errors.is_empty(), "{:?}", walked.errors);
         let inputs: Vec<Input> = walked.results.iter().map(|(i, _)| i.clone()).collect();
         assert_eq!(inputs, expected);
