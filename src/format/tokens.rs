@@ -30,6 +30,15 @@ pub(crate) struct Tok {
 }
 
 impl Tok {
+    /// A value to fill buffers with before the tokens are written.
+    const PLACEHOLDER: Tok = Tok {
+        kind: ERROR_TOKEN,
+        ws: 0,
+        start: 0,
+        end: 0,
+        ends_line: false,
+    };
+
     /// Length in bytes of the original whitespace before the token (what
     /// upstream calls "spaces before": a tab or a BOM byte counts as one).
     #[inline]
@@ -88,34 +97,40 @@ impl TokenView {
 
     fn build(text: &str, tokens: &[Token], valid: bool) -> TokenView {
         let src = text.as_bytes();
-        let mut toks: Vec<Tok> = Vec::with_capacity(tokens.len());
+        // Written by index into a buffer of the largest possible size, so
+        // that the loop makes no calls.
+        let mut toks = vec![Tok::PLACEHOLDER; tokens.len()];
+        let mut len = 0usize;
         let mut offset = 0u32;
-        let mut ws: Option<u32> = None;
+        // Tokens are contiguous and only whitespace is skipped, so the
+        // whitespace before a token starts where the previous one ends.
+        let mut prev_end = 0u32;
         for token in tokens {
             let start = offset;
-            let end = offset + token.len;
-            offset = end;
+            offset += token.len;
             match token.kind {
-                WHITESPACE | BOM => {
-                    ws.get_or_insert(start);
-                }
-                NEWLINE if ws.is_none() && merges_with_newline(toks.last(), src) => {
+                WHITESPACE | BOM => continue,
+                NEWLINE if start == prev_end && len > 0 && takes_newline(&toks[len - 1], src) => {
                     // The comment just before takes its newline.
-                    if let Some(comment) = toks.last_mut() {
-                        comment.end = end;
-                        comment.ends_line = true;
-                    }
+                    let comment = &mut toks[len - 1];
+                    comment.end = offset;
+                    comment.ends_line = true;
                 }
-                kind => toks.push(Tok {
-                    kind,
-                    ws: ws.take().unwrap_or(start),
-                    start,
-                    end,
-                    ends_line: kind == NEWLINE,
-                }),
+                kind => {
+                    toks[len] = Tok {
+                        kind,
+                        ws: prev_end,
+                        start,
+                        end: offset,
+                        ends_line: kind == NEWLINE,
+                    };
+                    len += 1;
+                }
             }
+            prev_end = offset;
         }
-        let mut eof_ws = ws.unwrap_or(offset);
+        toks.truncate(len);
+        let mut eof_ws = prev_end;
         if !valid && quirks::follow_upstream_scanner(&mut toks, text) {
             // The last token runs to the end of the text.
             eof_ws = offset;
@@ -125,13 +140,10 @@ impl TokenView {
 }
 
 /// True if `prev` is a `#` or `//` comment not yet holding a newline.
-fn merges_with_newline(prev: Option<&Tok>, src: &[u8]) -> bool {
-    match prev {
-        Some(t) if t.kind == COMMENT && !t.ends_line => {
-            let text = &src[t.start as usize..t.end as usize];
-            text.starts_with(b"#") || text.starts_with(b"//")
-        }
-        _ => false,
+fn takes_newline(prev: &Tok, src: &[u8]) -> bool {
+    prev.kind == COMMENT && !prev.ends_line && {
+        let text = &src[prev.start as usize..prev.end as usize];
+        text.starts_with(b"#") || text.starts_with(b"//")
     }
 }
 
