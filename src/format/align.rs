@@ -3,6 +3,8 @@
 //! Columns are counted in extended grapheme clusters (as upstream does),
 //! not in display width, with each space before a token counting one.
 
+use std::ops::Range;
+
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::lines::Line;
@@ -21,8 +23,39 @@ pub(crate) fn graphemes(text: &str) -> u32 {
 
 /// Columns taken by the tokens `range`: their spaces before and their
 /// grapheme counts.
-fn cols(toks: &[Tok], src: &str, spaces: &[u32], range: std::ops::Range<usize>) -> u32 {
-    range.map(|i| spaces[i] + token_cols(&toks[i], src)).sum()
+fn cols(toks: &[Tok], src: &str, spaces: &[u32], range: Range<usize>) -> u32 {
+    let (toks, spaces) = (&toks[range.clone()], &spaces[range]);
+    let (Some(first), Some(last)) = (toks.first(), toks.last()) else {
+        return 0;
+    };
+    let spaces: u32 = spaces.iter().sum();
+    let text = &src.as_bytes()[first.start as usize..last.end as usize];
+    if one_col_per_byte(text) {
+        spaces + toks.iter().map(|t| t.end - t.start).sum::<u32>()
+    } else {
+        spaces + toks.iter().map(|t| token_cols(t, src)).sum::<u32>()
+    }
+}
+
+/// True if `bytes` are all ASCII and hold no carriage return, so that
+/// each byte is one grapheme cluster. Reads eight bytes at a time.
+fn one_col_per_byte(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const CR: u64 = u64::from_ne_bytes([b'\r'; 8]);
+    // A word passes when no byte has its high bit set and no byte is a
+    // carriage return (a zero byte of `x`, found the classic way).
+    let word_passes = |w: u64| {
+        let x = w ^ CR;
+        (w | (x.wrapping_sub(ONES) & !x)) & HIGH == 0
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    let words_pass = chunks.all(|c| {
+        let mut word = [0; 8];
+        word.copy_from_slice(c);
+        word_passes(u64::from_ne_bytes(word))
+    });
+    words_pass && chunks.remainder().iter().all(|&b| b < 0x80 && b != b'\r')
 }
 
 /// The grapheme count of a token as upstream sees it. One quirk: in a
@@ -45,68 +78,90 @@ fn token_cols(tok: &Tok, src: &str) -> u32 {
 /// Aligns the `=` of every run of consecutive lines that have an assign
 /// cell, then the comment of every run of consecutive lines that have a
 /// comment cell. Only runs holding a line for which `in_scope` is true are
-/// aligned; `mark` is called with the index of each token whose space was
-/// set.
+/// aligned (every run when it is `None`); `mark` is called with the index
+/// of each token whose space was set.
 pub(crate) fn align(
     toks: &[Tok],
     src: &str,
     lines: &[Line],
     spaces: &mut [u32],
-    in_scope: &dyn Fn(usize) -> bool,
+    in_scope: Option<&dyn Fn(usize) -> bool>,
     mark: &mut dyn FnMut(usize),
 ) {
-    for run in runs(lines, |l| l.assign.is_some()) {
-        if !run.clone().any(in_scope) {
-            continue;
-        }
-        let widths: Vec<u32> = lines[run.clone()]
-            .iter()
-            .map(|l| cols(toks, src, spaces, l.lead()))
-            .collect();
-        let max = widths.iter().copied().max().unwrap_or(0);
-        for (line, width) in lines[run].iter().zip(widths) {
-            if let Some(eq) = line.assign {
-                spaces[eq] = max - width + 1;
-                mark(eq);
-            }
-        }
-    }
-    for run in runs(lines, |l| l.comment.is_some()) {
-        if !run.clone().any(in_scope) {
-            continue;
-        }
-        let widths: Vec<u32> = lines[run.clone()]
-            .iter()
-            .map(|l| cols(toks, src, spaces, l.before_comment()))
-            .collect();
-        let max = widths.iter().copied().max().unwrap_or(0);
-        for (line, width) in lines[run].iter().zip(widths) {
-            if let Some(comment) = line.comment {
-                spaces[comment] = max - width + 1;
-                mark(comment);
-            }
-        }
-    }
+    let mut widths = Vec::new();
+    let mut aligner = Aligner {
+        toks,
+        src,
+        lines,
+        spaces,
+        in_scope,
+        mark,
+        widths: &mut widths,
+    };
+    aligner.align_runs(|l| l.assign, Line::lead);
+    aligner.align_runs(|l| l.comment, Line::before_comment);
 }
 
-/// Maximal runs of consecutive lines for which `has` is true.
-fn runs(lines: &[Line], has: impl Fn(&Line) -> bool) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, line) in lines.iter().enumerate() {
-        match (has(line), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push(s..i);
-                start = None;
+/// What aligning needs, for both kinds of runs.
+struct Aligner<'a, 'm> {
+    toks: &'a [Tok],
+    src: &'a str,
+    lines: &'a [Line],
+    spaces: &'a mut [u32],
+    in_scope: Option<&'a dyn Fn(usize) -> bool>,
+    mark: &'a mut dyn FnMut(usize),
+    /// Scratch space for the widths of a run.
+    widths: &'m mut Vec<u32>,
+}
+
+impl Aligner<'_, '_> {
+    /// Aligns the token `aligned` gives for each line of every maximal run
+    /// of lines that have one, so that the `cells` before it end in the
+    /// same column.
+    fn align_runs(
+        &mut self,
+        aligned: impl Fn(&Line) -> Option<usize>,
+        cells: impl Fn(&Line) -> Range<usize>,
+    ) {
+        let lines = self.lines;
+        let mut i = 0;
+        while i < lines.len() {
+            if aligned(&lines[i]).is_none() {
+                i += 1;
+                continue;
             }
-            _ => {}
+            let start = i;
+            while i < lines.len() && aligned(&lines[i]).is_some() {
+                i += 1;
+            }
+            let run = start..i;
+            if self.in_scope.is_some_and(|f| !run.clone().any(f)) {
+                continue;
+            }
+            if run.len() == 1 {
+                // The line is its own widest.
+                self.set(aligned(&lines[start]), 1);
+                continue;
+            }
+            self.widths.clear();
+            for line in &lines[run.clone()] {
+                let width = cols(self.toks, self.src, self.spaces, cells(line));
+                self.widths.push(width);
+            }
+            let max = self.widths.iter().copied().max().unwrap_or(0);
+            for (line, k) in lines[run].iter().zip(0..) {
+                let width = self.widths[k];
+                self.set(aligned(line), max - width + 1);
+            }
         }
     }
-    if let Some(s) = start {
-        out.push(s..lines.len());
+
+    fn set(&mut self, tok: Option<usize>, n: u32) {
+        if let Some(tok) = tok {
+            self.spaces[tok] = n;
+            (self.mark)(tok);
+        }
     }
-    out
 }
 
 #[cfg(test)]
@@ -124,5 +179,24 @@ mod tests {
         assert_eq!(graphemes("日本"), 2);
         // A family emoji joined with ZWJ is one cluster.
         assert_eq!(graphemes("👨\u{200d}👩\u{200d}👧"), 1);
+    }
+
+    #[test]
+    fn one_col_per_byte_finds_any_byte_that_is_not() {
+        let text = b"resource \"aws_instance\" \"web\" { # a comment";
+        for len in 0..=text.len() {
+            assert!(one_col_per_byte(&text[..len]));
+            for at in 0..len {
+                for bad in [b'\r', 0x80, 0xc3, 0xff] {
+                    let mut bytes = text[..len].to_vec();
+                    bytes[at] = bad;
+                    assert!(!one_col_per_byte(&bytes), "{bytes:?}");
+                }
+            }
+        }
+        // Bytes next to the ones looked for are fine.
+        assert!(one_col_per_byte(
+            b"\x0c\x0e\x0c\x0e\x0c\x0e\x0c\x0e\x7f\x0c\x0e\x7f"
+        ));
     }
 }

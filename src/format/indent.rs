@@ -8,48 +8,57 @@
 //! cell (which balances by definition), never over a comment, so
 //! asymmetric lines such as `}, {` stay where upstream puts them.
 
-use super::lines::{Line, net_brackets};
+use super::lines::Line;
 use super::tokens::Tok;
 
-/// The indentation (number of spaces before the first token) of every
-/// line; 0 for blank lines.
-pub(crate) fn indents(toks: &[Tok], lines: &[Line]) -> Vec<u32> {
-    let mut stack: Vec<i32> = Vec::with_capacity(16);
-    let mut out = Vec::with_capacity(lines.len());
-    for line in lines {
-        if line.is_blank(toks) {
-            out.push(0);
-            continue;
-        }
-        // An assign cell is balanced by definition, so only the lead counts
-        // (up to a heredoc opener).
-        let net = net_brackets(&toks[line.lead()]);
-        if net < 0 {
-            close(&mut stack, -net);
-        }
-        out.push(2 * stack.len() as u32);
-        if net > 0 {
-            stack.push(net);
-        }
-    }
-    out
+/// The indentation of lines read in order.
+pub(crate) struct Indenter {
+    /// The net bracket counts of the lines still open.
+    stack: Vec<i32>,
 }
 
-/// Pops `closed` brackets' worth of entries from the stack.
-fn close(stack: &mut Vec<i32>, mut closed: i32) {
-    while closed > 0 {
-        let Some(top) = stack.last_mut() else {
-            return;
-        };
-        if closed > *top {
-            closed -= *top;
-            stack.pop();
-        } else if closed < *top {
-            *top -= closed;
-            return;
-        } else {
-            stack.pop();
-            return;
+impl Indenter {
+    /// Before the first line.
+    pub fn new() -> Indenter {
+        Indenter {
+            stack: Vec::with_capacity(16),
+        }
+    }
+
+    /// The indentation (number of spaces before the first token) of
+    /// `line`, the line after the ones already passed; 0 for a blank line.
+    #[inline]
+    pub fn next(&mut self, toks: &[Tok], line: &Line) -> u32 {
+        if line.is_blank(toks) {
+            return 0;
+        }
+        if line.net < 0 {
+            self.close(-line.net);
+        }
+        let indent = 2 * self.stack.len() as u32;
+        if line.net > 0 {
+            self.stack.push(line.net);
+        }
+        indent
+    }
+
+    /// Pops `closed` brackets' worth of entries from the stack.
+    fn close(&mut self, mut closed: i32) {
+        let stack = &mut self.stack;
+        while closed > 0 {
+            let Some(top) = stack.last_mut() else {
+                return;
+            };
+            if closed > *top {
+                closed -= *top;
+                stack.pop();
+            } else if closed < *top {
+                *top -= closed;
+                return;
+            } else {
+                stack.pop();
+                return;
+            }
         }
     }
 }
@@ -61,7 +70,11 @@ mod tests {
 
     fn indents_of(text: &str) -> Vec<u32> {
         let view = TokenView::new(text);
-        indents(&view.toks, &split_lines(&view.toks))
+        let mut indenter = Indenter::new();
+        split_lines(&view.toks)
+            .iter()
+            .map(|line| indenter.next(&view.toks, line))
+            .collect()
     }
 
     #[test]

@@ -2,11 +2,12 @@
 //! chosen subset, and writes the result.
 
 use super::align::align;
-use super::indent::indents;
-use super::lines::{Line, split_lines};
-use super::spacing::space_cell;
-use super::tokens::TokenView;
+use super::indent::Indenter;
+use super::lines::{Line, LineScan};
+use super::spacing::Spacer;
+use super::tokens::{Tok, TokenView};
 use crate::diff::TextEdit;
+use crate::syntax_kind::SyntaxKind;
 use text_size::{TextRange, TextSize};
 
 /// A text with the spaces chosen before each of its tokens.
@@ -14,13 +15,36 @@ pub(crate) struct Layout<'a> {
     src: &'a str,
     view: TokenView,
     lines: Vec<Line>,
-    /// Spaces before each token: the chosen count where `set`, otherwise
-    /// the original count (used for alignment of untouched lines).
+    /// Spaces before each token: the canonical spacing inside the lines
+    /// once built; once lines are chosen, the chosen count where set and
+    /// the original count elsewhere (used for alignment of untouched
+    /// lines).
     spaces: Vec<u32>,
-    /// Whether the whitespace before each token is to be rewritten.
-    set: Vec<bool>,
+    /// Which tokens have their whitespace rewritten.
+    set: Chosen,
     /// Spaces to write at the end of the text, if it is rewritten.
     eof: Option<u32>,
+}
+
+/// The tokens whose whitespace is rewritten.
+enum Chosen {
+    /// None yet.
+    Nothing,
+    /// Every token.
+    All,
+    /// The tokens whose flag is true.
+    Some(Vec<bool>),
+}
+
+impl Chosen {
+    #[inline]
+    fn contains(&self, i: usize) -> bool {
+        match self {
+            Chosen::Nothing => false,
+            Chosen::All => true,
+            Chosen::Some(set) => set[i],
+        }
+    }
 }
 
 impl<'a> Layout<'a> {
@@ -40,15 +64,13 @@ impl<'a> Layout<'a> {
     }
 
     fn with_view(src: &'a str, view: TokenView) -> Layout<'a> {
-        let lines = split_lines(&view.toks);
-        let spaces = view.toks.iter().map(|t| t.original_spaces()).collect();
-        let set = vec![false; view.toks.len()];
+        let (lines, spaces) = space_lines(&view.toks, src);
         Layout {
             src,
             view,
             lines,
             spaces,
-            set,
+            set: Chosen::Nothing,
             eof: None,
         }
     }
@@ -67,42 +89,56 @@ impl<'a> Layout<'a> {
     }
 
     /// Lays out every line canonically, as upstream does; the whitespace at
-    /// the end of the text becomes plain spaces.
+    /// the end of the text becomes plain spaces. Call it, or
+    /// [`format_lines`](Self::format_lines), once.
     pub fn format_all(&mut self) {
-        self.format_lines(&|_| true);
-        self.format_eof();
-    }
-
-    /// Lays out the lines for which `selected` is true, and realigns the
-    /// alignment runs they belong to; other lines keep their whitespace
-    /// except the space before an `=` or comment of such a run.
-    pub fn format_lines(&mut self, selected: &dyn Fn(usize) -> bool) {
         let toks = &self.view.toks;
-        let indent = indents(toks, &self.lines);
-        for (i, line) in self.lines.iter().enumerate() {
-            if !selected(i) {
-                continue;
-            }
-            self.spaces[line.first] = indent[i];
-            space_cell(toks, self.src, line.lead(), &mut self.spaces);
-            let assign = line.assign_cell();
-            if !assign.is_empty() {
-                self.spaces[assign.start] = 1;
-                space_cell(toks, self.src, assign, &mut self.spaces);
-            }
-            for flag in &mut self.set[line.first..line.end] {
-                *flag = true;
-            }
+        let mut indenter = Indenter::new();
+        for line in &self.lines {
+            let indent = indenter.next(toks, line);
+            start_cells(line, indent, &mut self.spaces);
         }
-        let set = &mut self.set;
+        self.set = Chosen::All;
         align(
             toks,
             self.src,
             &self.lines,
             &mut self.spaces,
-            selected,
+            None,
+            &mut |_| {},
+        );
+        self.format_eof();
+    }
+
+    /// Lays out the lines for which `selected` is true, and realigns the
+    /// alignment runs they belong to; other lines keep their whitespace
+    /// except the space before an `=` or comment of such a run. Call it,
+    /// or [`format_all`](Self::format_all), once.
+    pub fn format_lines(&mut self, selected: &dyn Fn(usize) -> bool) {
+        let toks = &self.view.toks;
+        let mut set = vec![false; toks.len()];
+        let mut indenter = Indenter::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            let indent = indenter.next(toks, line);
+            let tokens = line.first..line.end;
+            if selected(i) {
+                start_cells(line, indent, &mut self.spaces);
+                set[tokens].fill(true);
+            } else {
+                for (space, tok) in self.spaces[tokens.clone()].iter_mut().zip(&toks[tokens]) {
+                    *space = tok.original_spaces();
+                }
+            }
+        }
+        align(
+            toks,
+            self.src,
+            &self.lines,
+            &mut self.spaces,
+            Some(selected),
             &mut |i| set[i] = true,
         );
+        self.set = Chosen::Some(set);
     }
 
     /// Also rewrites the whitespace at the end of the text as spaces.
@@ -116,48 +152,99 @@ impl<'a> Layout<'a> {
         let src = self.src;
         let mut out = String::with_capacity(src.len() + src.len() / 8);
         let mut copied = 0usize;
-        for (i, tok) in self.view.toks.iter().enumerate() {
-            if self.set[i] && !is_spaces(&src[tok.ws as usize..tok.start as usize], self.spaces[i])
-            {
-                out.push_str(&src[copied..tok.ws as usize]);
-                push_spaces(&mut out, self.spaces[i]);
-                copied = tok.start as usize;
-            }
-        }
-        match self.eof {
-            Some(n) if !is_spaces(&src[self.view.eof_ws as usize..], n) => {
-                out.push_str(&src[copied..self.view.eof_ws as usize]);
-                push_spaces(&mut out, n);
-            }
-            _ => out.push_str(&src[copied..]),
-        }
+        self.for_each_change(|from, to, n| {
+            out.push_str(&src[copied..from as usize]);
+            push_spaces(&mut out, n);
+            copied = to as usize;
+        });
+        out.push_str(&src[copied..]);
         out
     }
 
     /// The changes as sorted, non-overlapping edits of whitespace runs.
     pub fn edits(&self) -> Vec<TextEdit> {
         let mut edits = Vec::new();
-        let mut push = |from: u32, to: u32, n: u32| {
-            if !is_spaces(&self.src[from as usize..to as usize], n) {
-                let range = TextRange::new(TextSize::from(from), TextSize::from(to));
-                edits.push(TextEdit::replace(range, " ".repeat(n as usize)));
-            }
-        };
-        for (i, tok) in self.view.toks.iter().enumerate() {
-            if self.set[i] {
-                push(tok.ws, tok.start, self.spaces[i]);
+        self.for_each_change(|from, to, n| {
+            let range = TextRange::new(TextSize::from(from), TextSize::from(to));
+            edits.push(TextEdit::replace(range, " ".repeat(n as usize)));
+        });
+        edits
+    }
+
+    /// Calls `f(from, to, n)` for each run of whitespace `from..to` that
+    /// is to be replaced by `n` spaces, in order.
+    fn for_each_change(&self, mut f: impl FnMut(u32, u32, u32)) {
+        let src = self.src.as_bytes();
+        let toks = &self.view.toks;
+        for (i, (tok, &n)) in toks.iter().zip(&self.spaces).enumerate() {
+            if !is_spaces(src, tok.ws, tok.start, n) && self.set.contains(i) {
+                f(tok.ws, tok.start, n);
             }
         }
         if let Some(n) = self.eof {
-            push(self.view.eof_ws, self.src.len() as u32, n);
+            let end = src.len() as u32;
+            if !is_spaces(src, self.view.eof_ws, end, n) {
+                f(self.view.eof_ws, end, n);
+            }
         }
-        edits
     }
 }
 
-/// True if `ws` is exactly `n` spaces.
-fn is_spaces(ws: &str, n: u32) -> bool {
-    ws.len() == n as usize && ws.bytes().all(|b| b == b' ')
+/// Steps 1 and 3 in one pass over the tokens: splits them into lines,
+/// and gives every token but the first of its line the space the spacing
+/// rules give it after the token before it.
+///
+/// The rules apply inside a cell, but going by lines instead changes
+/// nothing that stays: the space before the `=` that starts an assign
+/// cell is set by [`start_cells`], the one before a comment cell by the
+/// alignment, and the token before the subject (which only counts when
+/// the subject is an identifier or a `-`) differs only when the subject is
+/// that `=`.
+fn space_lines(toks: &[Tok], src: &str) -> (Vec<Line>, Vec<u32>) {
+    let spacer = Spacer::new(src);
+    let mut spaces = vec![0; toks.len()];
+    let mut lines = Vec::with_capacity(toks.len() / 4 + 1);
+    let mut scan = LineScan::new();
+    // The token before, in the same line, and the kind of the one before it.
+    let mut prev: Option<&Tok> = None;
+    let mut before: Option<SyntaxKind> = None;
+    for (i, (tok, space)) in toks.iter().zip(&mut spaces).enumerate() {
+        if let Some(subject) = prev {
+            *space = spacer.space(before, subject, tok);
+            before = Some(subject.kind);
+        }
+        prev = Some(tok);
+        scan.push(i, tok);
+        if tok.ends_line {
+            lines.push(scan.finish(toks, i + 1));
+            (prev, before) = (None, None);
+        }
+    }
+    if scan.first() < toks.len() {
+        lines.push(scan.finish(toks, toks.len()));
+    }
+    (lines, spaces)
+}
+
+/// Sets the spaces [`space_lines`] leaves: `indent` before the first token
+/// of `line`, one before the `=` of its assign cell (alignment may widen
+/// it).
+fn start_cells(line: &Line, indent: u32, spaces: &mut [u32]) {
+    spaces[line.first] = indent;
+    if let Some(assign) = line.assign {
+        spaces[assign] = 1;
+    }
+}
+
+/// True if `src[from..to]` is exactly `n` spaces.
+#[inline]
+fn is_spaces(src: &[u8], from: u32, to: u32, n: u32) -> bool {
+    to - from == n
+        && match n {
+            0 => true,
+            1 => src[from as usize] == b' ',
+            _ => src[from as usize..to as usize].iter().all(|&b| b == b' '),
+        }
 }
 
 fn push_spaces(out: &mut String, n: u32) {

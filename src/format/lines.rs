@@ -4,8 +4,10 @@
 //! with its newline); a heredoc therefore stays inside the line of its
 //! opener. The end of the text belongs to no line.
 
+use std::sync::LazyLock;
+
 use super::tokens::Tok;
-use crate::syntax_kind::SyntaxKind::*;
+use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// One line, as token indexes: `first..end` in total, split into the lead
 /// (`first..assign_or_comment`), the assign cell (`assign..comment_or_end`)
@@ -20,6 +22,10 @@ pub(crate) struct Line {
     pub comment: Option<usize>,
     /// One past the last token.
     pub end: usize,
+    /// Sum of the bracket values of the lead cell, stopping right after a
+    /// heredoc opener: the line's share of the indentation (the assign
+    /// cell balances by definition).
+    pub net: i32,
 }
 
 impl Line {
@@ -29,6 +35,7 @@ impl Line {
     }
 
     /// Token indexes of the assign cell (empty when there is none).
+    #[cfg(test)]
     pub fn assign_cell(&self) -> std::ops::Range<usize> {
         match self.assign {
             Some(a) => a..self.comment.unwrap_or(self.end),
@@ -48,54 +55,116 @@ impl Line {
 }
 
 /// Splits the tokens into lines and each line into cells.
+#[cfg(test)]
 pub(crate) fn split_lines(toks: &[Tok]) -> Vec<Line> {
-    let mut lines = Vec::with_capacity(toks.len() / 4 + 1);
-    let mut first = 0;
+    let mut lines = Vec::new();
+    let mut scan = LineScan::new();
     for (i, tok) in toks.iter().enumerate() {
+        scan.push(i, tok);
         if tok.ends_line {
-            lines.push(cells(toks, first, i + 1));
-            first = i + 1;
+            lines.push(scan.finish(toks, i + 1));
         }
     }
-    if first < toks.len() {
-        lines.push(cells(toks, first, toks.len()));
+    if scan.first() < toks.len() {
+        lines.push(scan.finish(toks, toks.len()));
     }
     lines
 }
 
-/// Finds the cells of the line `first..end`.
-fn cells(toks: &[Tok], first: usize, end: usize) -> Line {
-    let comment = (end - first > 1 && toks[end - 1].kind == COMMENT).then_some(end - 1);
-    let lead_end = comment.unwrap_or(end);
-    // Unlike indentation, this count does not stop at a heredoc opener.
-    let assign = (first + 1..lead_end)
-        .find(|&i| toks[i].kind == EQ)
-        .filter(|&eq| {
-            toks[eq..lead_end]
-                .iter()
-                .map(|t| t.kind.bracket_value())
-                .sum::<i32>()
-                == 0
-        });
-    Line {
-        first,
-        assign,
-        comment,
-        end,
+/// Number of kinds, for tables indexed by any kind.
+const KINDS: usize = SyntaxKind::LAST as usize + 1;
+
+/// The bracket value of every kind, looked up faster than computed.
+static BRACKETS: LazyLock<[i32; KINDS]> = LazyLock::new(|| {
+    let mut table = [0; KINDS];
+    for kind in SyntaxKind::all() {
+        table[kind as usize] = kind.bracket_value();
     }
+    table
+});
+
+/// Reads the tokens in order and finds the lines and their cells.
+pub(crate) struct LineScan {
+    brackets: &'static [i32; KINDS],
+    /// Index of the first token of the current line.
+    first: usize,
+    /// The first `=` that is not the first token.
+    eq: Option<usize>,
+    /// Sum of the bracket values from that `=` on.
+    after_eq: i32,
+    /// Sum of the bracket values so far, stopping after a heredoc opener.
+    net: i32,
+    /// `net` just before the `=`.
+    net_before_eq: i32,
+    /// True once a heredoc opener was counted.
+    heredoc: bool,
 }
 
-/// Sum of the bracket values of `toks`, stopping right after a heredoc
-/// opener (used for the lead cell's share of the indentation).
-pub(crate) fn net_brackets(toks: &[Tok]) -> i32 {
-    let mut net = 0;
-    for tok in toks {
-        net += tok.kind.bracket_value();
-        if tok.kind == HEREDOC_START {
-            break;
+impl LineScan {
+    /// Before the first token.
+    pub fn new() -> LineScan {
+        LineScan {
+            brackets: &BRACKETS,
+            first: 0,
+            eq: None,
+            after_eq: 0,
+            net: 0,
+            net_before_eq: 0,
+            heredoc: false,
         }
     }
-    net
+
+    /// Index of the first token of the current line.
+    pub fn first(&self) -> usize {
+        self.first
+    }
+
+    /// Reads token `i`, the next one.
+    #[inline]
+    pub fn push(&mut self, i: usize, tok: &Tok) {
+        let value = self.brackets[tok.kind as usize];
+        if self.eq.is_some() {
+            self.after_eq += value;
+        } else if tok.kind == EQ && i > self.first {
+            self.eq = Some(i);
+            self.net_before_eq = self.net;
+        }
+        if !self.heredoc {
+            self.net += value;
+            self.heredoc = tok.kind == HEREDOC_START;
+        }
+    }
+
+    /// The current line, once its last token (before `end`) was read; the
+    /// next line starts at `end`. Unlike indentation, the balance of the
+    /// assign cell does not stop at a heredoc opener; a comment has no
+    /// bracket value.
+    pub fn finish(&mut self, toks: &[Tok], end: usize) -> Line {
+        let first = self.first;
+        let comment = (end - first > 1 && toks[end - 1].kind == COMMENT).then_some(end - 1);
+        let assign = self.eq.filter(|_| self.after_eq == 0);
+        let net = if assign.is_some() {
+            self.net_before_eq
+        } else {
+            self.net
+        };
+        *self = LineScan {
+            brackets: self.brackets,
+            first: end,
+            eq: None,
+            after_eq: 0,
+            net: 0,
+            net_before_eq: 0,
+            heredoc: false,
+        };
+        Line {
+            first,
+            assign,
+            comment,
+            end,
+            net,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,34 +5,36 @@
 //! They are evaluated once for every pair of token kinds into a table, so
 //! spacing a cell costs one lookup per token.
 
-use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::tokens::Tok;
 use crate::syntax_kind::SyntaxKind::{self, *};
 
-/// Number of token kinds (they come first among the kinds).
-const TOKEN_KINDS: usize = CONFIG_FILE as usize;
+/// Number of kinds: the table is indexed by any kind, so that no index
+/// is out of bounds (node kinds never occur among tokens).
+const KINDS: usize = SyntaxKind::LAST as usize + 1;
 
-/// What the rules decide for a pair of token kinds S → A.
+/// What the rules decide for a pair of token kinds S → A. The values of
+/// the two plain decisions are the space they give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 enum Rule {
     /// No space.
-    Zero,
+    Zero = 0,
     /// One space.
-    One,
-    /// S is an identifier: one space if it is `in` after an identifier
-    /// (rule 8), otherwise one space if the flag is true.
-    InOr(bool),
+    One = 1,
+    /// S is an identifier and the rules after rule 8 give no space: one
+    /// space if it is `in` after an identifier (rule 8), otherwise none.
+    In,
     /// S is `-`: no space if it is a negation (rule 11).
     Minus,
 }
 
 /// The decision of every pair of token kinds, indexed by kind values.
-struct Table([[Rule; TOKEN_KINDS]; TOKEN_KINDS]);
+struct Table([[Rule; KINDS]; KINDS]);
 
 static TABLE: LazyLock<Table> = LazyLock::new(|| {
-    let mut table = [[Rule::Zero; TOKEN_KINDS]; TOKEN_KINDS];
+    let mut table = [[Rule::Zero; KINDS]; KINDS];
     let kinds = || SyntaxKind::all().filter(|k| k.is_token());
     for s in kinds() {
         for a in kinds() {
@@ -42,32 +44,29 @@ static TABLE: LazyLock<Table> = LazyLock::new(|| {
     Table(table)
 });
 
-/// Sets the spaces before every token of `cell` but the first, from the
-/// token before it (`spaces[i]` is the space before token `i`).
-pub(crate) fn space_cell(toks: &[Tok], src: &str, cell: Range<usize>, spaces: &mut [u32]) {
-    let table = &*TABLE;
-    let toks = &toks[cell.clone()];
-    let spaces = &mut spaces[cell];
-    let mut before: Option<SyntaxKind> = None;
-    for (k, pair) in toks.windows(2).enumerate() {
-        let (subject, after) = (&pair[0], &pair[1]);
-        spaces[k + 1] = u32::from(table.space(subject, before, after, src));
-        before = Some(subject.kind);
-    }
+/// The spacing rules, ready to decide pair by pair.
+#[derive(Clone, Copy)]
+pub(crate) struct Spacer<'a> {
+    table: &'static Table,
+    src: &'a str,
 }
 
-impl Table {
-    /// True when one space goes between `subject` and `after`; `before` is
-    /// the kind of the token before `subject` in the same cell.
+impl<'a> Spacer<'a> {
+    /// The rules for the tokens of `src`.
+    pub fn new(src: &'a str) -> Spacer<'a> {
+        Spacer { table: &TABLE, src }
+    }
+
+    /// The space (0 or 1) between `subject` and the token `after` it, in
+    /// the same cell; `before` is the kind of the token before `subject`
+    /// in that cell, if there is one. Only an identifier or a `-` as
+    /// `subject` makes `before` matter.
     #[inline]
-    fn space(&self, subject: &Tok, before: Option<SyntaxKind>, after: &Tok, src: &str) -> bool {
-        match self.0[subject.kind as usize][after.kind as usize] {
-            Rule::Zero => false,
-            Rule::One => true,
-            Rule::InOr(otherwise) => {
-                otherwise || (before == Some(IDENT) && subject.text(src) == "in")
-            }
-            Rule::Minus => !before.is_none_or(negation_follows),
+    pub fn space(&self, before: Option<SyntaxKind>, subject: &Tok, after: &Tok) -> u32 {
+        match self.table.0[subject.kind as usize][after.kind as usize] {
+            Rule::In => u32::from(before == Some(IDENT) && subject.text(self.src) == "in"),
+            Rule::Minus => u32::from(!before.is_none_or(negation_follows)),
+            plain => u32::from(plain as u8),
         }
     }
 }
@@ -94,7 +93,11 @@ fn rule(s: SyntaxKind, a: SyntaxKind) -> Rule {
         return Rule::Zero;
     }
     if s == IDENT {
-        return Rule::InOr(later_rule(s, a) == Rule::One);
+        // Rule 8 can only add a space.
+        return match later_rule(s, a) {
+            Rule::One => Rule::One,
+            _ => Rule::In,
+        };
     }
     later_rule(s, a)
 }
@@ -127,4 +130,19 @@ fn negation_follows(kind: SyntaxKind) -> bool {
         kind,
         L_PAREN | L_BRACE | L_BRACK | EQ | COLON | COMMA | QUESTION | BANG
     ) || kind.is_binary_operator()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_identifiers_and_minus_look_before() {
+        for s in SyntaxKind::all().filter(|k| k.is_token()) {
+            for a in SyntaxKind::all().filter(|k| k.is_token()) {
+                let looks = matches!(TABLE.0[s as usize][a as usize], Rule::In | Rule::Minus);
+                assert!(!looks || s == IDENT || s == MINUS, "{s:?} {a:?}");
+            }
+        }
+    }
 }
