@@ -175,15 +175,19 @@ impl<'a> Layout<'a> {
     /// is to be replaced by `n` spaces, in order.
     fn for_each_change(&self, mut f: impl FnMut(u32, u32, u32)) {
         let src = self.src.as_bytes();
+        let plain = self.view.plain_ws;
+        let is_spaces = |from: u32, to: u32, n: u32| {
+            to - from == n && (plain || src[from as usize..to as usize].iter().all(|&b| b == b' '))
+        };
         let toks = &self.view.toks;
         for (i, (tok, &n)) in toks.iter().zip(&self.spaces).enumerate() {
-            if !is_spaces(src, tok.ws, tok.start, n) && self.set.contains(i) {
+            if !is_spaces(tok.ws, tok.start, n) && self.set.contains(i) {
                 f(tok.ws, tok.start, n);
             }
         }
         if let Some(n) = self.eof {
             let end = src.len() as u32;
-            if !is_spaces(src, self.view.eof_ws, end, n) {
+            if !is_spaces(self.view.eof_ws, end, n) {
                 f(self.view.eof_ws, end, n);
             }
         }
@@ -234,17 +238,6 @@ fn start_cells(line: &Line, indent: u32, spaces: &mut [u32]) {
     if let Some(assign) = line.assign {
         spaces[assign] = 1;
     }
-}
-
-/// True if `src[from..to]` is exactly `n` spaces.
-#[inline]
-fn is_spaces(src: &[u8], from: u32, to: u32, n: u32) -> bool {
-    to - from == n
-        && match n {
-            0 => true,
-            1 => src[from as usize] == b' ',
-            _ => src[from as usize..to as usize].iter().all(|&b| b == b' '),
-        }
 }
 
 fn push_spaces(out: &mut String, n: u32) {

@@ -61,6 +61,10 @@ pub(crate) struct TokenView {
     /// Byte offset where the whitespace after the last token starts (equal
     /// to the text length when the text ends with a token).
     pub eof_ws: u32,
+    /// True when every run of whitespace is made of spaces only (no tab,
+    /// no byte order mark), so that it is `n` spaces exactly when it is
+    /// `n` bytes long.
+    pub plain_ws: bool,
 }
 
 impl TokenView {
@@ -135,7 +139,12 @@ impl TokenView {
             // The last token runs to the end of the text.
             eof_ws = offset;
         }
-        TokenView { toks, eof_ws }
+        let plain_ws = !text.starts_with('\u{feff}') && !src.contains(&b'\t');
+        TokenView {
+            toks,
+            eof_ws,
+            plain_ws,
+        }
     }
 }
 
