@@ -28,14 +28,13 @@ type Child<'a> = NodeOrToken<&'a GreenNodeData, &'a GreenTokenData>;
 ///   a quoted `"string"`, `"list"`, `"map"`;
 /// - a bare label is an identifier after the identifier that starts a line.
 pub(crate) fn may_normalize(text: &str, toks: &[crate::lexer::Token]) -> bool {
-    let mut starts = Vec::with_capacity(toks.len() + 1);
-    let mut offset = 0usize;
-    for t in toks {
-        starts.push(offset);
-        offset += t.len as usize;
-    }
-    starts.push(offset);
-    let text_of = |i: usize| &text[starts[i]..starts[i + 1]];
+    let src = text.as_bytes();
+    // The text of token `k`, counting from token `i` that starts at `at`
+    // (offsets are summed on the way; only a few tokens need their text).
+    let text_from = |i: usize, at: usize, k: usize| {
+        let start = at + toks[i..k].iter().map(|t| t.len as usize).sum::<usize>();
+        &src[start..start + toks[k].len as usize]
+    };
     // The next token at or after `i` that is not whitespace or a comment.
     let next = |mut i: usize| {
         while i < toks.len() && matches!(toks[i].kind, WHITESPACE | COMMENT) {
@@ -44,8 +43,11 @@ pub(crate) fn may_normalize(text: &str, toks: &[crate::lexer::Token]) -> bool {
         i
     };
     let mut line_start = true;
-    for i in 0..toks.len() {
-        let kind = toks[i].kind;
+    let mut offset = 0usize;
+    for (i, tok) in toks.iter().enumerate() {
+        let start = offset;
+        offset += tok.len as usize;
+        let kind = tok.kind;
         match kind {
             OPEN_QUOTE if toks.get(i + 1).is_some_and(|t| t.kind == INTERP_START) => return true,
             IDENT => {
@@ -53,11 +55,11 @@ pub(crate) fn may_normalize(text: &str, toks: &[crate::lexer::Token]) -> bool {
                 if line_start && has_bare_label(toks, j, next) {
                     return true;
                 }
-                if text_of(i) == "type" && toks.get(j).is_some_and(|t| t.kind == EQ) {
+                if src[start..offset] == *b"type" && toks.get(j).is_some_and(|t| t.kind == EQ) {
                     let k = next(j + 1);
                     match toks.get(k).map(|t| t.kind) {
                         Some(IDENT)
-                            if matches!(text_of(k), "list" | "map" | "set")
+                            if matches!(text_from(i, start, k), b"list" | b"map" | b"set")
                                 && toks.get(next(k + 1)).is_none_or(|t| t.kind != L_PAREN) =>
                         {
                             return true;
