@@ -71,8 +71,11 @@ impl<'a> Spacer<'a> {
     }
 }
 
-/// The rules for S → A, in order; the first that matches decides.
+/// The rules for S → A (numbered as in `format-rules.md`), in order; the
+/// first that matches decides.
 fn rule(s: SyntaxKind, a: SyntaxKind) -> Rule {
+    use Rule::{One, Zero};
+    // 1 to 5.
     if a == NEWLINE
         || (s == IDENT && a == L_PAREN)
         || (s == IDENT && a == COLON2)
@@ -82,20 +85,22 @@ fn rule(s: SyntaxKind, a: SyntaxKind) -> Rule {
         || a == COMMA
         || a == ELLIPSIS
     {
-        return Rule::Zero;
+        return Zero;
     }
+    // 6.
     if s == COMMA {
-        return Rule::One;
+        return One;
     }
+    // 7.
     if matches!(s, TEMPLATE_LITERAL | OPEN_QUOTE | HEREDOC_START)
         || matches!(a, TEMPLATE_LITERAL | CLOSE_QUOTE | HEREDOC_END)
     {
-        return Rule::Zero;
+        return Zero;
     }
+    // 8 depends on the text and the token before; it can only add a space.
     if s == IDENT {
-        // Rule 8 can only add a space.
         return match later_rule(s, a) {
-            Rule::One => Rule::One,
+            One => One,
             _ => Rule::In,
         };
     }
@@ -104,24 +109,38 @@ fn rule(s: SyntaxKind, a: SyntaxKind) -> Rule {
 
 /// The rules after rule 8 (`in`).
 fn later_rule(s: SyntaxKind, a: SyntaxKind) -> Rule {
-    let one = if a == L_BRACK && (s == IDENT || s == NUMBER || s.bracket_value() < 0) {
-        false
-    } else if s == BANG {
-        false
-    } else if s == MINUS {
+    use Rule::{One, Zero};
+    // 9, 10.
+    if (a == L_BRACK && (s == IDENT || s == NUMBER || s.bracket_value() < 0)) || s == BANG {
+        return Zero;
+    }
+    // 11 depends on the token before.
+    if s == MINUS {
         return Rule::Minus;
-    } else if s == L_BRACE || a == R_BRACE {
-        !(s == L_BRACE && a == R_BRACE)
-    } else if matches!(s, INTERP_START | DIRECTIVE_START) && a == L_BRACE {
-        true
-    } else if s == R_BRACE && a == TEMPLATE_SEQ_END {
-        true
-    } else if s == TEMPLATE_SEQ_END && matches!(a, INTERP_START | DIRECTIVE_START) {
-        false
-    } else {
-        !(s.bracket_value() > 0 || a.bracket_value() < 0)
-    };
-    if one { Rule::One } else { Rule::Zero }
+    }
+    // 12.
+    if s == L_BRACE || a == R_BRACE {
+        return if s == L_BRACE && a == R_BRACE {
+            Zero
+        } else {
+            One
+        };
+    }
+    // 13.
+    if (matches!(s, INTERP_START | DIRECTIVE_START) && a == L_BRACE)
+        || (s == R_BRACE && a == TEMPLATE_SEQ_END)
+    {
+        return One;
+    }
+    // 14, 15.
+    if (s == TEMPLATE_SEQ_END && matches!(a, INTERP_START | DIRECTIVE_START))
+        || s.bracket_value() > 0
+        || a.bracket_value() < 0
+    {
+        return Zero;
+    }
+    // 16.
+    One
 }
 
 /// True if a `-` after a token of `kind` is a negation, not a subtraction.
