@@ -4,7 +4,7 @@
 //! ```text
 //! cargo build --release
 //! cargo run --release --example bench_format [DIR] [--compare TF_DIR] [--runs N]
-//!     [--stage format|layout|terraform] [--reps N]
+//!     [--stage format|layout|terraform|check] [--reps N]
 //! ```
 //!
 //! Throughput: reads every `.tf`, `.tfvars`, `.hcl` and `.nomad` file under
@@ -16,7 +16,10 @@
 //! - `layout`: the layout step of `format_with` alone (from the parser's
 //!   tokens, lexed beforehand) over the files that parse without errors;
 //! - `terraform`: `format_with(terraform)` (parse, normalizations, layout)
-//!   over the files that parse without errors.
+//!   over the files that parse without errors, and the comparison of the
+//!   result with the input (what `fmt --check` needs to know);
+//! - `check`: the same answer from `is_formatted(terraform)`, which writes
+//!   no formatted text.
 //!
 //! `--stage NAME` runs that stage only (with `--reps 1`, two passes: handy
 //! under `valgrind --tool=callgrind`).
@@ -32,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use hclwright::format::format_valid_tokens;
+use hclwright::format::{format_valid_tokens, is_formatted};
 use hclwright::{FormatOptions, format, format_with};
 
 /// Timed passes per stage by default; the best one counts.
@@ -119,10 +122,20 @@ fn throughput(dir: &Path, stage: Option<&str>, reps: usize) {
         let options = FormatOptions::terraform();
         let time = best_of(reps, || {
             for t in &valid {
-                black_box(format_with(black_box(t), &options).ok());
+                let formatted = format_with(black_box(t), &options);
+                black_box(formatted.is_ok_and(|f| f == **t));
             }
         });
-        report("format_with(terraform) incl. parse", mb(&valid), time);
+        report("format_with(terraform) + compare", mb(&valid), time);
+    }
+    if runs("check") {
+        let options = FormatOptions::terraform();
+        let time = best_of(reps, || {
+            for t in &valid {
+                black_box(is_formatted(black_box(t), &options).ok());
+            }
+        });
+        report("is_formatted(terraform)", mb(&valid), time);
     }
 }
 

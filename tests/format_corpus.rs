@@ -1,7 +1,8 @@
 //! Conformance on the real-world corpus: every file formats to its
 //! upstream `hclwrite.Format` golden, every `terraform fmt` golden is
-//! matched by the terraform profile, and formatting a golden changes
-//! nothing.
+//! matched by the terraform profile, formatting a golden changes nothing,
+//! and `is_formatted` gives the answer comparing `format_with`'s result
+//! with its input gives.
 //!
 //! Needs `HCLWRIGHT_CORPUS` (CI: `../shared/corpus`); skipped otherwise.
 
@@ -9,6 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use hclwright::format::is_formatted;
 use hclwright::{FormatOptions, format, format_with};
 
 fn corpus() -> Option<PathBuf> {
@@ -135,4 +137,46 @@ fn formatting_a_golden_changes_nothing() {
         }
     }
     report("goldens reformatted", total, &failures);
+}
+
+#[test]
+fn is_formatted_answers_as_format_with_does() {
+    let Some(corpus) = corpus() else { return };
+    let dirs = [
+        corpus.clone(),
+        corpus.join("../golden/hclfmt"),
+        corpus.join("../golden/terraform"),
+    ];
+    let profiles = [
+        FormatOptions::hclfmt(),
+        FormatOptions::hclfmt().refusing_syntax_errors(),
+        FormatOptions::terraform(),
+    ];
+    let (mut failures, mut formatted, mut not, mut refused) = (Vec::new(), 0, 0, 0);
+    for dir in &dirs {
+        for rel in files(dir)
+            .into_iter()
+            .filter(|r| r != Path::new("INVALID.txt"))
+        {
+            let text = read(&dir.join(&rel));
+            for options in &profiles {
+                let expected = format_with(&text, options).map(|f| f == text);
+                let actual = is_formatted(&text, options);
+                match &actual {
+                    Ok(true) => formatted += 1,
+                    Ok(false) => not += 1,
+                    Err(_) => refused += 1,
+                }
+                if actual != expected {
+                    failures.push(format!(
+                        "{} ({options:?}): {actual:?}, format_with says {expected:?}",
+                        dir.join(&rel).display()
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("{formatted} formatted, {not} not, {refused} refused");
+    assert!(formatted > 0 && not > 0 && refused > 0);
+    report("is_formatted", formatted + not + refused, &failures);
 }

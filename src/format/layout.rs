@@ -1,6 +1,8 @@
 //! The layout engine: runs the steps over a text, for all lines or for a
 //! chosen subset, and writes the result.
 
+use std::ops::ControlFlow;
+
 use super::align::align;
 use super::indent::Indenter;
 use super::lines::{Line, LineScan};
@@ -152,46 +154,70 @@ impl<'a> Layout<'a> {
         let src = self.src;
         let mut out = String::with_capacity(src.len() + src.len() / 8);
         let mut copied = 0usize;
-        self.for_each_change(|from, to, n| {
+        let _ = self.try_for_each_change(|Change { from, to, spaces }| {
             out.push_str(&src[copied..from as usize]);
-            push_spaces(&mut out, n);
+            push_spaces(&mut out, spaces);
             copied = to as usize;
+            ControlFlow::<()>::Continue(())
         });
         out.push_str(&src[copied..]);
         out
     }
 
+    /// True when the result is the text itself. Stops at the first
+    /// change.
+    pub fn is_unchanged(&self) -> bool {
+        self.try_for_each_change(|_| ControlFlow::Break(()))
+            .is_continue()
+    }
+
     /// The changes as sorted, non-overlapping edits of whitespace runs.
     pub fn edits(&self) -> Vec<TextEdit> {
         let mut edits = Vec::new();
-        self.for_each_change(|from, to, n| {
+        let _ = self.try_for_each_change(|Change { from, to, spaces }| {
             let range = TextRange::new(TextSize::from(from), TextSize::from(to));
-            edits.push(TextEdit::replace(range, " ".repeat(n as usize)));
+            edits.push(TextEdit::replace(range, " ".repeat(spaces as usize)));
+            ControlFlow::<()>::Continue(())
         });
         edits
     }
 
-    /// Calls `f(from, to, n)` for each run of whitespace `from..to` that
-    /// is to be replaced by `n` spaces, in order.
-    fn for_each_change(&self, mut f: impl FnMut(u32, u32, u32)) {
+    /// Calls `f` with each run of whitespace to replace, in order, until
+    /// it breaks.
+    fn try_for_each_change<B>(
+        &self,
+        mut f: impl FnMut(Change) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let src = self.src.as_bytes();
         let plain = self.view.plain_ws;
-        let is_spaces = |from: u32, to: u32, n: u32| {
+        let stays = |from: u32, to: u32, n: u32| {
             to - from == n && (plain || src[from as usize..to as usize].iter().all(|&b| b == b' '))
         };
         let toks = &self.view.toks;
-        for (i, (tok, &n)) in toks.iter().zip(&self.spaces).enumerate() {
-            if !is_spaces(tok.ws, tok.start, n) && self.set.contains(i) {
-                f(tok.ws, tok.start, n);
+        for (i, (tok, &spaces)) in toks.iter().zip(&self.spaces).enumerate() {
+            if !stays(tok.ws, tok.start, spaces) && self.set.contains(i) {
+                f(Change {
+                    from: tok.ws,
+                    to: tok.start,
+                    spaces,
+                })?;
             }
         }
-        if let Some(n) = self.eof {
-            let end = src.len() as u32;
-            if !is_spaces(self.view.eof_ws, end, n) {
-                f(self.view.eof_ws, end, n);
+        if let Some(spaces) = self.eof {
+            let (from, to) = (self.view.eof_ws, src.len() as u32);
+            if !stays(from, to, spaces) {
+                f(Change { from, to, spaces })?;
             }
         }
+        ControlFlow::Continue(())
     }
+}
+
+/// A run of whitespace `from..to` to replace by `spaces` spaces.
+struct Change {
+    from: u32,
+    to: u32,
+    spaces: u32,
 }
 
 /// Steps 1 and 3 in one pass over the tokens: splits them into lines,

@@ -112,8 +112,47 @@ pub fn format_edits(text: &str) -> Vec<TextEdit> {
 /// assert_eq!((err.errors()[0].line, err.errors()[0].column), (2, 5));
 /// ```
 pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, FormatError> {
+    Ok(match lay_out(text, options)? {
+        Planned::Layout(layout) => layout.render(),
+        Planned::Normalized(normalized) => format_valid(&normalized),
+    })
+}
+
+/// True when [`format_with`] would give `text` back unchanged (the
+/// question `fmt --check` asks), found without writing the formatted text:
+/// the layout is compared with the text and the comparison stops at the
+/// first difference. The errors are those of [`format_with`].
+///
+/// ```
+/// use hclwright::FormatOptions;
+/// use hclwright::format::is_formatted;
+/// let options = FormatOptions::terraform();
+/// assert_eq!(is_formatted("a = 1\n", &options), Ok(true));
+/// assert_eq!(is_formatted("a=1\n", &options), Ok(false));
+/// assert_eq!(is_formatted("module foo {\n}\n", &options), Ok(false));
+/// assert!(is_formatted("a = \n", &options).is_err());
+/// ```
+pub fn is_formatted(text: &str, options: &FormatOptions) -> Result<bool, FormatError> {
+    Ok(match lay_out(text, options)? {
+        Planned::Layout(layout) => layout.is_unchanged(),
+        Planned::Normalized(normalized) => format_valid(&normalized) == text,
+    })
+}
+
+/// What [`format_with`] writes, before it is written.
+enum Planned<'a> {
+    /// `text` laid out.
+    Layout(Layout<'a>),
+    /// The text after the terraform normalizations, to lay out.
+    Normalized(String),
+}
+
+/// The work of [`format_with`] but the writing.
+fn lay_out<'a>(text: &'a str, options: &FormatOptions) -> Result<Planned<'a>, FormatError> {
     if options.profile == Profile::Hclfmt && !options.refuse_syntax_errors {
-        return Ok(format(text));
+        let mut layout = Layout::new(text);
+        layout.format_all();
+        return Ok(Planned::Layout(layout));
     }
     // The tokens tell whether a terraform normalization may apply; only
     // then is a tree built. Either way the text is lexed and parsed once.
@@ -130,10 +169,14 @@ pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, Format
         // The normalizations are built to keep the file valid; should one
         // ever not, the file keeps its original content.
         Some(normalized) if normalized != text && crate::syntax_errors(&normalized).is_empty() => {
-            Ok(format_valid(&normalized))
+            Ok(Planned::Normalized(normalized))
         }
         // Only the layout changes; the tokens are already there.
-        _ => Ok(format_valid_tokens(text, &tokens)),
+        _ => {
+            let mut layout = Layout::from_valid_tokens(text, &tokens);
+            layout.format_all();
+            Ok(Planned::Layout(layout))
+        }
     }
 }
 
