@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::bytes;
 use super::lines::Line;
 use super::tokens::Tok;
 use crate::syntax_kind::SyntaxKind::TEMPLATE_LITERAL;
@@ -30,32 +31,11 @@ fn cols(toks: &[Tok], src: &str, spaces: &[u32], range: Range<usize>) -> u32 {
     };
     let spaces: u32 = spaces.iter().sum();
     let text = &src.as_bytes()[first.start as usize..last.end as usize];
-    if one_col_per_byte(text) {
+    if bytes::ascii_without_cr(text) {
         spaces + toks.iter().map(|t| t.end - t.start).sum::<u32>()
     } else {
         spaces + toks.iter().map(|t| token_cols(t, src)).sum::<u32>()
     }
-}
-
-/// True if `bytes` are all ASCII and hold no carriage return, so that
-/// each byte is one grapheme cluster. Reads eight bytes at a time.
-fn one_col_per_byte(bytes: &[u8]) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    const CR: u64 = u64::from_ne_bytes([b'\r'; 8]);
-    // A word passes when no byte has its high bit set and no byte is a
-    // carriage return (a zero byte of `x`, found the classic way).
-    let word_passes = |w: u64| {
-        let x = w ^ CR;
-        (w | (x.wrapping_sub(ONES) & !x)) & HIGH == 0
-    };
-    let mut chunks = bytes.chunks_exact(8);
-    let words_pass = chunks.all(|c| {
-        let mut word = [0; 8];
-        word.copy_from_slice(c);
-        word_passes(u64::from_ne_bytes(word))
-    });
-    words_pass && chunks.remainder().iter().all(|&b| b < 0x80 && b != b'\r')
 }
 
 /// The grapheme count of a token as upstream sees it. One quirk: in a
@@ -179,24 +159,5 @@ mod tests {
         assert_eq!(graphemes("日本"), 2);
         // A family emoji joined with ZWJ is one cluster.
         assert_eq!(graphemes("👨\u{200d}👩\u{200d}👧"), 1);
-    }
-
-    #[test]
-    fn one_col_per_byte_finds_any_byte_that_is_not() {
-        let text = b"resource \"aws_instance\" \"web\" { # a comment";
-        for len in 0..=text.len() {
-            assert!(one_col_per_byte(&text[..len]));
-            for at in 0..len {
-                for bad in [b'\r', 0x80, 0xc3, 0xff] {
-                    let mut bytes = text[..len].to_vec();
-                    bytes[at] = bad;
-                    assert!(!one_col_per_byte(&bytes), "{bytes:?}");
-                }
-            }
-        }
-        // Bytes next to the ones looked for are fine.
-        assert!(one_col_per_byte(
-            b"\x0c\x0e\x0c\x0e\x0c\x0e\x0c\x0e\x7f\x0c\x0e\x7f"
-        ));
     }
 }

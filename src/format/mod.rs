@@ -25,6 +25,7 @@
 //! [`format_node`].
 
 mod align;
+mod bytes;
 mod indent;
 mod layout;
 mod lines;

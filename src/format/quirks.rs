@@ -19,6 +19,7 @@
 //!
 //! A fourth quirk concerns column counts only; see `align::token_cols`.
 
+use super::bytes;
 use super::tokens::Tok;
 use crate::syntax_kind::SyntaxKind::*;
 
@@ -43,7 +44,7 @@ enum Fix {
 pub(crate) fn follow_upstream_scanner(toks: &mut Vec<Tok>, text: &str) -> bool {
     let src = text.as_bytes();
     // Quirks 1 and 2 need a `\r` or a backslash.
-    let fixes = if src.iter().any(|&b| b == b'\r' || b == b'\\') {
+    let fixes = if bytes::contains_any(src, [b'\r', b'\\']) {
         find_fixes(toks, src)
     } else {
         Vec::new()

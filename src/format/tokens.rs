@@ -9,7 +9,7 @@
 //!   part of the first token's leading whitespace (upstream counts it as
 //!   indentation, which the formatter then resets).
 
-use super::quirks;
+use super::{bytes, quirks};
 use crate::lexer::{LexOptions, StartMode, Token, tokenize_with};
 use crate::syntax_kind::SyntaxKind::{self, *};
 
@@ -139,7 +139,7 @@ impl TokenView {
             // The last token runs to the end of the text.
             eof_ws = offset;
         }
-        let plain_ws = !text.starts_with('\u{feff}') && !src.contains(&b'\t');
+        let plain_ws = !text.starts_with('\u{feff}') && !bytes::contains_any(src, [b'\t']);
         TokenView {
             toks,
             eof_ws,
