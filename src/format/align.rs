@@ -29,12 +29,12 @@ fn cols(toks: &[Tok], src: &str, spaces: &[u32], range: Range<usize>) -> u32 {
     let (Some(first), Some(last)) = (toks.first(), toks.last()) else {
         return 0;
     };
-    let spaces: u32 = spaces.iter().sum();
     let text = &src.as_bytes()[first.start as usize..last.end as usize];
+    let pairs = toks.iter().zip(spaces);
     if bytes::ascii_without_cr(text) {
-        spaces + toks.iter().map(|t| t.end - t.start).sum::<u32>()
+        pairs.map(|(t, &n)| n + t.end - t.start).sum()
     } else {
-        spaces + toks.iter().map(|t| token_cols(t, src)).sum::<u32>()
+        pairs.map(|(t, &n)| n + token_cols(t, src)).sum()
     }
 }
 

@@ -96,21 +96,31 @@ pub(crate) struct LineScan {
     net: i32,
     /// `net` just before the `=`.
     net_before_eq: i32,
-    /// True once a heredoc opener was counted.
-    heredoc: bool,
+    /// What of a bracket value counts in `after_eq`: no bit before the
+    /// `=`, every bit from it on (masks instead of branches).
+    after_eq_bits: i32,
+    /// What of a bracket value counts in `net`: every bit up to a heredoc
+    /// opener, no bit after it.
+    net_bits: i32,
 }
 
 impl LineScan {
     /// Before the first token.
     pub fn new() -> LineScan {
+        LineScan::at(&BRACKETS, 0)
+    }
+
+    /// Before token `first`, the first of a line.
+    fn at(brackets: &'static [i32; KINDS], first: usize) -> LineScan {
         LineScan {
-            brackets: &BRACKETS,
-            first: 0,
+            brackets,
+            first,
             eq: None,
             after_eq: 0,
             net: 0,
             net_before_eq: 0,
-            heredoc: false,
+            after_eq_bits: 0,
+            net_bits: !0,
         }
     }
 
@@ -123,15 +133,15 @@ impl LineScan {
     #[inline]
     pub fn push(&mut self, i: usize, tok: &Tok) {
         let value = self.brackets[tok.kind as usize];
-        if self.eq.is_some() {
-            self.after_eq += value;
-        } else if tok.kind == EQ && i > self.first {
+        self.after_eq += value & self.after_eq_bits;
+        self.net += value & self.net_bits;
+        if tok.kind == EQ && self.eq.is_none() && i > self.first {
             self.eq = Some(i);
             self.net_before_eq = self.net;
+            self.after_eq_bits = !0;
         }
-        if !self.heredoc {
-            self.net += value;
-            self.heredoc = tok.kind == HEREDOC_START;
+        if tok.kind == HEREDOC_START {
+            self.net_bits = 0;
         }
     }
 
@@ -148,15 +158,7 @@ impl LineScan {
         } else {
             self.net
         };
-        *self = LineScan {
-            brackets: self.brackets,
-            first: end,
-            eq: None,
-            after_eq: 0,
-            net: 0,
-            net_before_eq: 0,
-            heredoc: false,
-        };
+        *self = LineScan::at(self.brackets, end);
         Line {
             first,
             assign,
