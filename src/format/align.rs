@@ -78,8 +78,8 @@ pub(crate) fn align(
         mark,
         widths: &mut widths,
     };
-    aligner.align_runs(|l| l.assign, Line::lead);
-    aligner.align_runs(|l| l.comment, Line::before_comment);
+    aligner.align_runs(Line::assign, Line::lead);
+    aligner.align_runs(Line::comment, Line::before_comment);
 }
 
 /// What aligning needs, for both kinds of runs.

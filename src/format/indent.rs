@@ -32,12 +32,13 @@ impl Indenter {
         if line.is_blank(toks) {
             return 0;
         }
-        if line.net < 0 {
-            self.close(-line.net);
+        let net = line.net();
+        if net < 0 {
+            self.close(-net);
         }
         let indent = 2 * self.stack.len() as u32;
-        if line.net > 0 {
-            self.stack.push(line.net);
+        if net > 0 {
+            self.stack.push(net);
         }
         indent
     }

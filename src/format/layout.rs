@@ -87,7 +87,7 @@ impl<'a> Layout<'a> {
     pub fn line_range(&self, i: usize) -> (u32, u32) {
         let line = &self.lines[i];
         let toks = &self.view.toks;
-        (toks[line.first].ws, toks[line.end - 1].end)
+        (toks[line.first()].ws, toks[line.end() - 1].end)
     }
 
     /// Lays out every line canonically, as upstream does; the whitespace at
@@ -122,7 +122,7 @@ impl<'a> Layout<'a> {
         let mut indenter = Indenter::new();
         for (i, line) in self.lines.iter().enumerate() {
             let indent = indenter.next(toks, line);
-            let tokens = line.first..line.end;
+            let tokens = line.tokens();
             if selected(i) {
                 start_cells(line, indent, &mut self.spaces);
                 set[tokens].fill(true);
@@ -260,8 +260,8 @@ fn space_lines(toks: &[Tok], src: &str) -> (Vec<Line>, Vec<u32>) {
 /// of `line`, one before the `=` of its assign cell (alignment may widen
 /// it).
 fn start_cells(line: &Line, indent: u32, spaces: &mut [u32]) {
-    spaces[line.first] = indent;
-    if let Some(assign) = line.assign {
+    spaces[line.first()] = indent;
+    if let Some(assign) = line.assign() {
         spaces[assign] = 1;
     }
 }

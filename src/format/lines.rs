@@ -11,46 +11,72 @@ use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// One line, as token indexes: `first..end` in total, split into the lead
 /// (`first..assign_or_comment`), the assign cell (`assign..comment_or_end`)
-/// and the comment cell (`comment..end`, one token).
+/// and the comment cell (`comment..end`, one token). Indexes are stored
+/// in 32 bits (offsets in the text are too): a line takes 24 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Line {
-    /// Index of the first token.
-    pub first: usize,
-    /// Index of the `=` that starts the assign cell, if there is one.
-    pub assign: Option<usize>,
-    /// Index of the comment token of the comment cell, if there is one.
-    pub comment: Option<usize>,
-    /// One past the last token.
-    pub end: usize,
-    /// Sum of the bracket values of the lead cell, stopping right after a
-    /// heredoc opener: the line's share of the indentation (the assign
-    /// cell balances by definition).
-    pub net: i32,
+    first: u32,
+    end: u32,
+    assign: Option<u32>,
+    net: i32,
+    has_comment: bool,
 }
 
 impl Line {
+    /// Index of the first token.
+    pub fn first(&self) -> usize {
+        self.first as usize
+    }
+
+    /// One past the last token.
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
+
+    /// Index of the `=` that starts the assign cell, if there is one.
+    pub fn assign(&self) -> Option<usize> {
+        self.assign.map(|a| a as usize)
+    }
+
+    /// Index of the comment token of the comment cell, if there is one.
+    pub fn comment(&self) -> Option<usize> {
+        self.has_comment.then(|| self.end() - 1)
+    }
+
+    /// Sum of the bracket values of the lead cell, stopping right after a
+    /// heredoc opener: the line's share of the indentation (the assign
+    /// cell balances by definition).
+    pub fn net(&self) -> i32 {
+        self.net
+    }
+
+    /// Token indexes of the whole line.
+    pub fn tokens(&self) -> std::ops::Range<usize> {
+        self.first()..self.end()
+    }
+
     /// Token indexes of the lead cell.
     pub fn lead(&self) -> std::ops::Range<usize> {
-        self.first..self.assign.or(self.comment).unwrap_or(self.end)
+        self.first()..self.assign().or(self.comment()).unwrap_or(self.end())
     }
 
     /// Token indexes of the assign cell (empty when there is none).
     #[cfg(test)]
     pub fn assign_cell(&self) -> std::ops::Range<usize> {
-        match self.assign {
-            Some(a) => a..self.comment.unwrap_or(self.end),
+        match self.assign() {
+            Some(a) => a..self.comment().unwrap_or(self.end()),
             None => 0..0,
         }
     }
 
     /// Token indexes of the lead and assign cells together.
     pub fn before_comment(&self) -> std::ops::Range<usize> {
-        self.first..self.comment.unwrap_or(self.end)
+        self.first()..self.comment().unwrap_or(self.end())
     }
 
     /// True for a line that holds only a newline.
     pub fn is_blank(&self, toks: &[Tok]) -> bool {
-        toks[self.first].kind == NEWLINE
+        toks[self.first()].kind == NEWLINE
     }
 }
 
@@ -151,7 +177,7 @@ impl LineScan {
     /// bracket value.
     pub fn finish(&mut self, toks: &[Tok], end: usize) -> Line {
         let first = self.first;
-        let comment = (end - first > 1 && toks[end - 1].kind == COMMENT).then_some(end - 1);
+        let has_comment = end - first > 1 && toks[end - 1].kind == COMMENT;
         let assign = self.eq.filter(|_| self.after_eq == 0);
         let net = if assign.is_some() {
             self.net_before_eq
@@ -159,12 +185,13 @@ impl LineScan {
             self.net
         };
         *self = LineScan::at(self.brackets, end);
+        // Token counts are below text lengths, which fit in 32 bits.
         Line {
-            first,
-            assign,
-            comment,
-            end,
+            first: first as u32,
+            end: end as u32,
+            assign: assign.map(|a| a as u32),
             net,
+            has_comment,
         }
     }
 }
@@ -189,7 +216,7 @@ mod tests {
                 (
                     join(l.lead()),
                     join(l.assign_cell()),
-                    join(l.comment.map_or(0..0, |c| c..c + 1)),
+                    join(l.comment().map_or(0..0, |c| c..c + 1)),
                 )
             })
             .collect()
