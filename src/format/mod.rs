@@ -59,7 +59,7 @@ pub fn format(text: &str) -> String {
     layout.render()
 }
 
-/// [`format`] for text known to have no syntax errors (skips the search
+/// [`format()`] for text known to have no syntax errors (skips the search
 /// for scanner quirks that only broken input has).
 fn format_valid(text: &str) -> String {
     let mut layout = Layout::new_valid(text);
