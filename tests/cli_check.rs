@@ -176,3 +176,34 @@ fn missing_paths_are_reported_first_in_argument_order() {
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stderr.is_empty(), "{}", stderr(&o));
 }
+
+#[cfg(unix)]
+#[test]
+fn entries_of_every_kind_are_sorted_out() {
+    let dir = TempDir::new(&[
+        ("b.tf", "bad =\n"),
+        // A directory with an HCL name is walked, not read.
+        ("a.tf/inner.tf", "bad =\n"),
+        (".hidden.tf", "bad =\n"),
+    ]);
+    let link = |target: &str, name: &str| {
+        std::os::unix::fs::symlink(target, dir.path().join(name)).unwrap();
+    };
+    link("b.tf", "c.tf");
+    link("a.tf", "d.tf");
+    link("missing.tf", "e.tf");
+    let o = hclwright(&["check"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(
+        files_with_errors(&err),
+        ["./b.tf", "./c.tf", "./a.tf/inner.tf"]
+    );
+    // The dangling link is read like a file, and fails.
+    let dangling = err
+        .lines()
+        .position(|l| l.starts_with("./e.tf: "))
+        .expect(&err);
+    let inner = err.lines().position(|l| l.starts_with("./a.tf/inner.tf:"));
+    assert!(Some(dangling) < inner, "{err}");
+}

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::files::{Input, read_error_message, with_input_text};
+use super::files::{Source, read_error_message};
 use super::pipeline::{self, Panicked};
 use super::{EXIT_ERRORS, EXIT_OK};
 
@@ -51,8 +51,9 @@ struct Checked {
 }
 
 /// Checks one input.
-fn check_one(input: &Input, quiet: bool) -> Checked {
-    with_input_text(input, |text| {
+fn check_one(source: &Source, quiet: bool) -> Checked {
+    let input = source.input();
+    source.with_text(|text| {
         let text = match text {
             Ok(text) => text,
             Err(e) => {

@@ -1,7 +1,10 @@
 //! Finding HCL files and reading them.
 
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// File name endings treated as HCL when walking directories.
 pub const HCL_EXTENSIONS: &[&str] = &[".tf", ".tfvars", ".hcl", ".nomad"];
@@ -55,34 +58,221 @@ pub struct Listing {
     pub subdirs: Vec<PathBuf>,
 }
 
-/// Lists `dir`: its HCL files and, when `recursive`, the subdirectories to
-/// walk. Entries that cannot be read are skipped.
-pub fn list_dir(dir: &Path, recursive: bool) -> std::io::Result<Listing> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
-    entries.sort_by_key(|e| e.file_name());
-    let mut listing = Listing::default();
-    for entry in entries {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        let path = entry.path();
-        // Symbolic links to directories are not followed (as `terraform
-        // fmt` does not): a link back up the tree would loop forever.
-        // Links to files are read like files.
-        if file_type.is_symlink() && path.is_dir() {
-            continue;
+/// A directory open for the walk. On unix it holds a descriptor that its
+/// entries are opened relative to, which spares the kernel a lookup of the
+/// whole path for every file and subdirectory.
+pub struct Folder {
+    path: PathBuf,
+    #[cfg(unix)]
+    fd: std::os::fd::OwnedFd,
+}
+
+/// What a directory entry is to the walk.
+enum EntryKind {
+    Directory,
+    /// Not followed: a link back up the tree would loop forever.
+    LinkToDirectory,
+    /// A file, a link to one, or anything else that is not a directory.
+    Other,
+}
+
+impl Folder {
+    /// Opens the directory `path`; `parent`, if given, is the folder it was
+    /// listed in.
+    pub fn open(path: &Path, parent: Option<&Folder>) -> std::io::Result<Folder> {
+        #[cfg(unix)]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let fd = match (parent, path.file_name()) {
+                (Some(parent), Some(name)) => {
+                    rustix::fs::openat(&parent.fd, name, flags, Mode::empty())
+                }
+                _ => rustix::fs::open(path, flags, Mode::empty()),
+            }?;
+            Ok(Folder {
+                path: path.to_path_buf(),
+                fd,
+            })
         }
-        if file_type.is_dir() {
-            if recursive && !name.starts_with('.') {
-                listing.subdirs.push(path);
-            }
-        } else if is_hcl_file_name(&name) && !name.starts_with('.') {
-            listing.files.push(path);
+        #[cfg(not(unix))]
+        {
+            let _ = parent;
+            Ok(Folder {
+                path: path.to_path_buf(),
+            })
         }
     }
-    Ok(listing)
+
+    /// Its HCL files and, when `recursive`, the subdirectories to walk.
+    /// Entries that cannot be read are skipped.
+    pub fn list(&self, recursive: bool) -> std::io::Result<Listing> {
+        let mut entries = self.entries()?;
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut listing = Listing::default();
+        for (name, kind) in entries {
+            let hidden = name.as_encoded_bytes().starts_with(b".");
+            match kind {
+                EntryKind::Directory if recursive && !hidden => {
+                    listing.subdirs.push(self.path.join(name));
+                }
+                EntryKind::Other if !hidden && is_hcl_file_name(&name.to_string_lossy()) => {
+                    listing.files.push(self.path.join(name));
+                }
+                _ => {}
+            }
+        }
+        Ok(listing)
+    }
+
+    /// Every entry (but `.` and `..`) and its kind, unsorted.
+    #[cfg(unix)]
+    fn entries(&self) -> std::io::Result<Vec<(OsString, EntryKind)>> {
+        use rustix::fs::{AtFlags, FileType, RawDir};
+        use std::os::unix::ffi::OsStrExt;
+        let is_directory = |name: &OsStr, flags| {
+            rustix::fs::statat(&self.fd, name, flags)
+                .map(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory)
+        };
+        let mut buffer = Vec::with_capacity(32 * 1024);
+        let mut dir = RawDir::new(&self.fd, buffer.spare_capacity_mut());
+        let mut entries = Vec::new();
+        // An error ends the listing (as `std::fs::read_dir` does).
+        while let Some(Ok(entry)) = dir.next() {
+            let name = OsStr::from_bytes(entry.file_name().to_bytes());
+            if name == "." || name == ".." {
+                continue;
+            }
+            let mut file_type = entry.file_type();
+            if file_type == FileType::Unknown {
+                // Some file systems do not tell the type while listing.
+                let Ok(stat) = rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) else {
+                    continue;
+                };
+                file_type = FileType::from_raw_mode(stat.st_mode);
+            }
+            let kind = match file_type {
+                FileType::Directory => EntryKind::Directory,
+                FileType::Symlink if is_directory(name, AtFlags::empty()).unwrap_or(false) => {
+                    EntryKind::LinkToDirectory
+                }
+                _ => EntryKind::Other,
+            };
+            entries.push((name.to_os_string(), kind));
+        }
+        Ok(entries)
+    }
+
+    /// Every entry (but `.` and `..`) and its kind, unsorted.
+    #[cfg(not(unix))]
+    fn entries(&self) -> std::io::Result<Vec<(OsString, EntryKind)>> {
+        let mut entries = Vec::new();
+        for entry in std::fs::read_dir(&self.path)?.filter_map(Result::ok) {
+            let Ok(file_type) = entry.file_type() else {
+                continue;
+            };
+            let kind = if file_type.is_symlink() && entry.path().is_dir() {
+                EntryKind::LinkToDirectory
+            } else if file_type.is_dir() {
+                EntryKind::Directory
+            } else {
+                EntryKind::Other
+            };
+            entries.push((entry.file_name(), kind));
+        }
+        Ok(entries)
+    }
+
+    /// Opens the file `name` of this folder for reading.
+    fn open_file(&self, name: &OsStr) -> std::io::Result<File> {
+        #[cfg(unix)]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+            Ok(File::from(rustix::fs::openat(
+                &self.fd,
+                name,
+                flags,
+                Mode::empty(),
+            )?))
+        }
+        #[cfg(not(unix))]
+        {
+            File::open(self.path.join(name))
+        }
+    }
+}
+
+/// An input to read: standard input, a file named on the command line, or
+/// a file found by the walk (opened relative to its folder).
+pub struct Source {
+    input: Input,
+    folder: Option<Arc<Folder>>,
+}
+
+impl Source {
+    /// An input named on the command line (opened by its path).
+    pub fn new(input: Input) -> Source {
+        Source {
+            input,
+            folder: None,
+        }
+    }
+
+    /// The file `path` listed in `folder`.
+    pub fn in_folder(path: PathBuf, folder: Arc<Folder>) -> Source {
+        Source {
+            input: Input::File(path),
+            folder: Some(folder),
+        }
+    }
+
+    /// The input.
+    pub fn input(&self) -> &Input {
+        &self.input
+    }
+
+    /// The input, by value.
+    pub fn into_input(self) -> Input {
+        self.input
+    }
+
+    /// Reads the input as UTF-8 text into a buffer kept by the calling
+    /// thread and calls `f` with the text. Cheaper than [`read_input`]
+    /// over many files: no allocation per file, and no `statx` for the
+    /// file size.
+    pub fn with_text<R>(&self, f: impl FnOnce(Result<&str, ReadError>) -> R) -> R {
+        thread_local! {
+            static BUFFER: std::cell::RefCell<ReadBuffer> = const {
+                std::cell::RefCell::new(ReadBuffer { bytes: Vec::new() })
+            };
+        }
+        let Input::File(path) = &self.input else {
+            return match read_input(&self.input) {
+                Ok(text) => f(Ok(&text)),
+                Err(e) => f(Err(e)),
+            };
+        };
+        let file = match (&self.folder, path.file_name()) {
+            (Some(folder), Some(name)) => folder.open_file(name),
+            _ => File::open(path),
+        };
+        let mut file = match file {
+            Ok(file) => file,
+            Err(e) => return f(Err(ReadError::Io(e))),
+        };
+        BUFFER.with(|buffer| {
+            // A fresh buffer if `f` reads another input.
+            let mut fresh = ReadBuffer { bytes: Vec::new() };
+            let mut borrowed = buffer.try_borrow_mut();
+            let buffer = borrowed.as_deref_mut().unwrap_or(&mut fresh);
+            let text = buffer
+                .read(&mut file)
+                .map_err(ReadError::Io)
+                .and_then(|bytes| std::str::from_utf8(bytes).map_err(|e| utf8_error(bytes, e)));
+            f(text)
+        })
+    }
 }
 
 /// Why an input could not be read as text.
@@ -132,34 +322,6 @@ pub fn read_input(input: &Input) -> Result<String, ReadError> {
     String::from_utf8(bytes).map_err(|e| utf8_error(e.as_bytes(), e.utf8_error()))
 }
 
-/// Reads an input as UTF-8 text into a buffer kept by the calling thread
-/// and calls `f` with the text. Cheaper than [`read_input`] over many
-/// files: no allocation per file, and no `statx` for the file size.
-pub fn with_input_text<R>(input: &Input, f: impl FnOnce(Result<&str, ReadError>) -> R) -> R {
-    thread_local! {
-        static BUFFER: std::cell::RefCell<ReadBuffer> = const {
-            std::cell::RefCell::new(ReadBuffer { bytes: Vec::new() })
-        };
-    }
-    let Input::File(path) = input else {
-        return match read_input(input) {
-            Ok(text) => f(Ok(&text)),
-            Err(e) => f(Err(e)),
-        };
-    };
-    BUFFER.with(|buffer| {
-        // A fresh buffer if `f` reads another input.
-        let mut fresh = ReadBuffer { bytes: Vec::new() };
-        let mut borrowed = buffer.try_borrow_mut();
-        let buffer = borrowed.as_deref_mut().unwrap_or(&mut fresh);
-        let text = buffer
-            .read(path)
-            .map_err(ReadError::Io)
-            .and_then(|bytes| std::str::from_utf8(bytes).map_err(|e| utf8_error(bytes, e)));
-        f(text)
-    })
-}
-
 /// A read buffer, zeroed once and grown when a file does not fit.
 struct ReadBuffer {
     bytes: Vec<u8>,
@@ -167,8 +329,7 @@ struct ReadBuffer {
 
 impl ReadBuffer {
     /// Reads the whole file; the bytes are valid until the next read.
-    fn read(&mut self, path: &Path) -> std::io::Result<&[u8]> {
-        let mut file = std::fs::File::open(path)?;
+    fn read(&mut self, file: &mut File) -> std::io::Result<&[u8]> {
         let mut filled = 0;
         loop {
             if filled == self.bytes.len() {
@@ -219,10 +380,9 @@ mod tests {
     }
 
     fn text_of(input: &Input) -> String {
-        with_input_text(input, |text| {
-            text.map(str::to_string).map_err(|e| e.to_string())
-        })
-        .unwrap()
+        Source::new(input.clone())
+            .with_text(|text| text.map(str::to_string).map_err(|e| e.to_string()))
+            .unwrap()
     }
 
     #[test]
@@ -239,7 +399,7 @@ mod tests {
         }
         // Reading another input inside the callback.
         let (lock, module) = (repo_file("Cargo.lock"), repo_file("src/cli/mod.rs"));
-        with_input_text(&lock, |outer| {
+        Source::new(lock.clone()).with_text(|outer| {
             assert_eq!(text_of(&module), read_input(&module).unwrap());
             assert_eq!(outer.unwrap(), read_input(&lock).unwrap());
         });
@@ -248,7 +408,7 @@ mod tests {
     #[test]
     fn read_errors_are_the_same_with_the_reused_buffer() {
         let missing = repo_file("no-such-file.tf");
-        let error = with_input_text(&missing, |text| text.map(|_| ()).unwrap_err());
+        let error = Source::new(missing.clone()).with_text(|text| text.map(|_| ()).unwrap_err());
         let expected = read_input(&missing).unwrap_err();
         assert_eq!(
             read_error_message(&missing, &error),

@@ -9,7 +9,7 @@ use clap::builder::BoolishValueParser;
 use hclwright::FormatOptions;
 use hclwright::format::Profile;
 
-use super::files::{Input, read_error_message, with_input_text};
+use super::files::{Input, Source, read_error_message};
 use super::pipeline::{self, Panicked};
 use super::write::write_atomic;
 use super::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
@@ -211,8 +211,9 @@ pub fn run(args: FmtArgs) -> i32 {
 }
 
 /// Formats one input and, for a file, writes it back if asked to.
-fn process(input: &Input, plan: &Plan) -> Outcome {
-    with_input_text(input, |text| match text {
+fn process(source: &Source, plan: &Plan) -> Outcome {
+    let input = source.input();
+    source.with_text(|text| match text {
         Ok(text) => process_text(input, text, plan),
         Err(e) => Outcome {
             name: input.display_name(),

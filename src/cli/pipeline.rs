@@ -14,10 +14,10 @@
 //! no thread.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use super::files::{Input, list_dir};
+use super::files::{Folder, Input, Source};
 
 /// Processing an input panicked (the panic message has been printed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,16 +37,16 @@ pub struct Walked<T> {
 pub fn run<T, F>(paths: &[String], recursive: bool, process: F) -> Walked<T>
 where
     T: Send,
-    F: Fn(&Input) -> T + Sync,
+    F: Fn(&Source) -> T + Sync,
 {
     let mut found = Vec::new();
     let mut tasks = Vec::new();
     for (i, path) in paths.iter().enumerate() {
         let key = vec![index(i)];
         if path == "-" {
-            let input = Input::Stdin;
-            let result = process_caught(&process, &input);
-            found.push((key, Found::Processed(input, result)));
+            let source = Source::new(Input::Stdin);
+            let result = process_caught(&process, &source);
+            found.push((key, Found::Processed(source.into_input(), result)));
         } else {
             tasks.push(Task {
                 key,
@@ -82,10 +82,10 @@ struct Task {
 enum Job {
     /// A path given on the command line: a file or a directory.
     Argument(String),
-    /// A directory to list.
-    Directory(PathBuf),
+    /// A directory to list, and the folder it was listed in.
+    Directory(PathBuf, Arc<Folder>),
     /// A file to process.
-    File(PathBuf),
+    File(Source),
 }
 
 /// What a task produced, to be sorted by key.
@@ -200,7 +200,7 @@ struct Walk<F> {
 /// a task is taken while others are waiting.
 fn work<T, F>(queue: &Queue<T>, walk: &Walk<F>, mut on_surplus: impl FnMut())
 where
-    F: Fn(&Input) -> T,
+    F: Fn(&Source) -> T,
 {
     let mut done = None;
     while let Some((task, more)) = queue.next(done.take()) {
@@ -213,24 +213,24 @@ where
 
 fn run_task<T, F>(task: Task, walk: &Walk<F>) -> Done<T>
 where
-    F: Fn(&Input) -> T,
+    F: Fn(&Source) -> T,
 {
     let mut done = Done {
         tasks: Vec::new(),
         found: Vec::new(),
     };
     let key = task.key;
-    let dir = match task.job {
-        Job::File(path) => {
-            done.found.push((key, processed(walk, Input::File(path))));
+    let (dir, parent) = match task.job {
+        Job::File(source) => {
+            done.found.push((key, processed(walk, source)));
             return done;
         }
-        Job::Directory(dir) => dir,
+        Job::Directory(dir, parent) => (dir, Some(parent)),
         Job::Argument(path) => match std::fs::metadata(&path) {
-            Ok(meta) if meta.is_dir() => PathBuf::from(path),
+            Ok(meta) if meta.is_dir() => (PathBuf::from(path), None),
             Ok(_) => {
-                done.found
-                    .push((key, processed(walk, Input::File(PathBuf::from(path)))));
+                let source = Source::new(Input::File(PathBuf::from(path)));
+                done.found.push((key, processed(walk, source)));
                 return done;
             }
             Err(e) => {
@@ -239,12 +239,13 @@ where
             }
         },
     };
-    match list_dir(&dir, walk.recursive) {
-        Ok(listing) => {
+    match list(&dir, parent.as_deref(), walk.recursive) {
+        Ok((folder, listing)) => {
             let files = listing.files.into_iter().enumerate();
             let subdirs = listing.subdirs.into_iter().enumerate();
-            let jobs = (files.map(|(j, path)| (0, j, Job::File(path))))
-                .chain(subdirs.map(|(j, path)| (1, j, Job::Directory(path))));
+            let jobs = (files
+                .map(|(j, path)| (0, j, Job::File(Source::in_folder(path, folder.clone())))))
+            .chain(subdirs.map(|(j, path)| (1, j, Job::Directory(path, folder.clone()))));
             for (group, j, job) in jobs {
                 let mut child = Vec::with_capacity(key.len() + 2);
                 child.extend_from_slice(&key);
@@ -259,21 +260,32 @@ where
     done
 }
 
-fn processed<T, F>(walk: &Walk<F>, input: Input) -> Found<T>
+/// Opens and lists the directory `dir`, listed in `parent` if given.
+fn list(
+    dir: &Path,
+    parent: Option<&Folder>,
+    recursive: bool,
+) -> std::io::Result<(Arc<Folder>, super::files::Listing)> {
+    let folder = Folder::open(dir, parent)?;
+    let listing = folder.list(recursive)?;
+    Ok((Arc::new(folder), listing))
+}
+
+fn processed<T, F>(walk: &Walk<F>, source: Source) -> Found<T>
 where
-    F: Fn(&Input) -> T,
+    F: Fn(&Source) -> T,
 {
-    let result = process_caught(&walk.process, &input);
-    Found::Processed(input, result)
+    let result = process_caught(&walk.process, &source);
+    Found::Processed(source.into_input(), result)
 }
 
 /// Calls `process`, turning a panic into [`Panicked`] so that one bad
 /// input does not lose the results of the others.
-fn process_caught<T, F>(process: &F, input: &Input) -> Result<T, Panicked>
+fn process_caught<T, F>(process: &F, source: &Source) -> Result<T, Panicked>
 where
-    F: Fn(&Input) -> T,
+    F: Fn(&Source) -> T,
 {
-    catch_unwind(AssertUnwindSafe(|| process(input))).map_err(|_| Panicked)
+    catch_unwind(AssertUnwindSafe(|| process(source))).map_err(|_| Panicked)
 }
 
 /// A position as a key index (a directory of more than 4 billion entries
@@ -297,7 +309,7 @@ mod tests {
 
     /// The walk done one directory after the other, for comparison.
     fn serial_walk(dir: &Path, out: &mut Vec<Input>) {
-        let listing = list_dir(dir, true).unwrap();
+        let listing = Folder::open(dir, None).unwrap().list(true).unwrap();
         out.extend(listing.files.into_iter().map(Input::File));
         for sub in &listing.subdirs {
             serial_walk(sub, out);
@@ -310,7 +322,9 @@ mod tests {
         let mut expected = Vec::new();
         serial_walk(Path::new(&fixtures), &mut expected);
         assert!(expected.len() > 100, "{}", expected.len());
-        let walked = run(std::slice::from_ref(&fixtures), true, |input| input.clone());
+        let walked = run(std::slice::from_ref(&fixtures), true, |source| {
+            source.input().clone()
+        });
         assert!(walked.errors.is_empty(), "{:?}", walked.errors);
         let inputs: Vec<Input> = walked.results.iter().map(|(i, _)| i.clone()).collect();
         assert_eq!(inputs, expected);
@@ -330,7 +344,7 @@ mod tests {
                 repo_path("no-such-file"),
             ],
             false,
-            |input| match input {
+            |source| match source.input() {
                 Input::Stdin => panic!("test panic on purpose"),
                 Input::File(path) => path.display().to_string(),
             },
