@@ -103,6 +103,16 @@ struct Done<T> {
     found: Keyed<T>,
 }
 
+impl<T> Done<T> {
+    /// One result and no new task.
+    fn found(key: Vec<u32>, found: Found<T>) -> Done<T> {
+        Done {
+            tasks: Vec::new(),
+            found: vec![(key, found)],
+        }
+    }
+}
+
 /// The shared state of the workers.
 struct Queue<T> {
     state: Mutex<State<T>>,
@@ -215,60 +225,54 @@ fn run_task<T, F>(task: Task, walk: &Walk<F>) -> Done<T>
 where
     F: Fn(&Source) -> T,
 {
-    let mut done = Done {
-        tasks: Vec::new(),
-        found: Vec::new(),
-    };
     let key = task.key;
-    let (dir, parent) = match task.job {
-        Job::File(source) => {
-            done.found.push((key, processed(walk, source)));
-            return done;
-        }
-        Job::Directory(dir, parent) => (dir, Some(parent)),
+    match task.job {
+        Job::File(source) => Done::found(key, processed(walk, source)),
+        Job::Directory(dir, parent) => list(key, &dir, Some(&parent), walk.recursive),
         Job::Argument(path) => match std::fs::metadata(&path) {
-            Ok(meta) if meta.is_dir() => (PathBuf::from(path), None),
+            Ok(meta) if meta.is_dir() => list(key, Path::new(&path), None, walk.recursive),
             Ok(_) => {
                 let source = Source::new(Input::File(PathBuf::from(path)));
-                done.found.push((key, processed(walk, source)));
-                return done;
+                Done::found(key, processed(walk, source))
             }
-            Err(e) => {
-                done.found.push((key, Found::Error(format!("{path}: {e}"))));
-                return done;
-            }
+            Err(e) => Done::found(key, Found::Error(format!("{path}: {e}"))),
         },
-    };
-    match list(&dir, parent.as_deref(), walk.recursive) {
-        Ok((folder, listing)) => {
-            let files = listing.files.into_iter().enumerate();
-            let subdirs = listing.subdirs.into_iter().enumerate();
-            let jobs = (files
-                .map(|(j, path)| (0, j, Job::File(Source::in_folder(path, folder.clone())))))
-            .chain(subdirs.map(|(j, path)| (1, j, Job::Directory(path, folder.clone()))));
-            for (group, j, job) in jobs {
-                let mut child = Vec::with_capacity(key.len() + 2);
-                child.extend_from_slice(&key);
-                child.extend([group, index(j)]);
-                done.tasks.push(Task { key: child, job });
-            }
-        }
-        Err(e) => done
-            .found
-            .push((key, Found::Error(format!("{}: {e}", dir.display())))),
     }
-    done
 }
 
-/// Opens and lists the directory `dir`, listed in `parent` if given.
-fn list(
-    dir: &Path,
-    parent: Option<&Folder>,
-    recursive: bool,
-) -> std::io::Result<(Arc<Folder>, super::files::Listing)> {
-    let folder = Folder::open(dir, parent)?;
-    let listing = folder.list(recursive)?;
-    Ok((Arc::new(folder), listing))
+/// Lists the directory `dir` (listed in `parent`, if given): its files and
+/// subdirectories become tasks.
+fn list<T>(key: Vec<u32>, dir: &Path, parent: Option<&Folder>, recursive: bool) -> Done<T> {
+    let listed = Folder::open(dir, parent).and_then(|folder| {
+        let listing = folder.list(recursive)?;
+        Ok((Arc::new(folder), listing))
+    });
+    let (folder, listing) = match listed {
+        Ok(listed) => listed,
+        Err(e) => return Done::found(key, Found::Error(format!("{}: {e}", dir.display()))),
+    };
+    let child_key = |group: u32, j: usize| {
+        let mut child = Vec::with_capacity(key.len() + 2);
+        child.extend_from_slice(&key);
+        child.extend([group, index(j)]);
+        child
+    };
+    let files = listing.files.into_iter().enumerate().map(|(j, path)| Task {
+        key: child_key(0, j),
+        job: Job::File(Source::in_folder(path, folder.clone())),
+    });
+    let subdirs = listing
+        .subdirs
+        .into_iter()
+        .enumerate()
+        .map(|(j, path)| Task {
+            key: child_key(1, j),
+            job: Job::Directory(path, folder.clone()),
+        });
+    Done {
+        tasks: files.chain(subdirs).collect(),
+        found: Vec::new(),
+    }
 }
 
 fn processed<T, F>(walk: &Walk<F>, source: Source) -> Found<T>
