@@ -27,11 +27,17 @@ const MAX_SPACES: usize = 64;
 pub(crate) struct TreeBuilder<'t> {
     /// False when only the errors are wanted: nothing is built.
     build: bool,
+    /// The text the tokens are slices of.
+    text: &'t str,
+    /// True if the text has no tab, so that every whitespace token is a
+    /// run of spaces.
+    no_tabs: bool,
     parents: Vec<(SyntaxKind, usize)>,
     children: Vec<GreenElement>,
     /// Tokens of fixed text, shared by every parse on this thread.
     fixed: FixedTokens,
-    interned: HashMap<(SyntaxKind, &'t str), GreenToken, BuildHasherDefault<FxHasher>>,
+    /// Identifiers met so far, by their text.
+    interned: HashMap<&'t [u8], GreenToken, BuildHasherDefault<FxHasher>>,
 }
 
 /// Tokens whose text is determined by kind and length (punctuation,
@@ -108,10 +114,12 @@ fn fixed_text(kind: SyntaxKind) -> bool {
 impl<'t> TreeBuilder<'t> {
     /// A builder; with `build` false every call is a no-op (for checking
     /// syntax without the cost of a tree).
-    pub(crate) fn new(token_estimate: usize, build: bool) -> TreeBuilder<'t> {
+    pub(crate) fn new(text: &'t str, token_estimate: usize, build: bool) -> TreeBuilder<'t> {
         if !build {
             return TreeBuilder {
                 build,
+                text,
+                no_tabs: false,
                 parents: Vec::new(),
                 children: Vec::new(),
                 fixed: FixedTokens {
@@ -129,6 +137,8 @@ impl<'t> TreeBuilder<'t> {
         interned.reserve(token_estimate / 12);
         TreeBuilder {
             build,
+            text,
+            no_tabs: !text.as_bytes().contains(&b'\t'),
             parents: Vec::with_capacity(32),
             children: Vec::with_capacity(64.max(token_estimate / 8)),
             fixed,
@@ -136,28 +146,35 @@ impl<'t> TreeBuilder<'t> {
         }
     }
 
-    /// Adds a token to the current node.
+    /// Adds the token of `kind` at `start..end` in the text to the
+    /// current node.
     #[inline]
-    pub(crate) fn token(&mut self, kind: SyntaxKind, text: &'t str) {
+    pub(crate) fn token(&mut self, kind: SyntaxKind, start: u32, end: u32) {
         if !self.build {
             return;
         }
-        let token = self.make_token(kind, text);
+        let token = self.make_token(kind, start as usize, end as usize);
         self.children.push(NodeOrToken::Token(token));
     }
 
+    /// The green token for `kind` at `start..end`; the text is sliced only
+    /// when a new token has to be made.
     #[inline]
-    fn make_token(&mut self, kind: SyntaxKind, text: &'t str) -> GreenToken {
-        let len = text.len();
+    fn make_token(&mut self, kind: SyntaxKind, start: usize, end: usize) -> GreenToken {
+        let text = self.text;
+        let len = end - start;
         if fixed_text(kind) && len <= 3 {
             let slot = &mut self.fixed.by_kind[kind as usize * 4 + len];
             return slot
-                .get_or_insert_with(|| GreenToken::new(kind.into(), text))
+                .get_or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
                 .clone();
         }
-        if kind == WHITESPACE && len <= MAX_SPACES && text.bytes().all(|b| b == b' ') {
+        if kind == WHITESPACE
+            && len <= MAX_SPACES
+            && (self.no_tabs || text.as_bytes()[start..end].iter().all(|&b| b == b' '))
+        {
             return self.fixed.spaces[len]
-                .get_or_insert_with(|| GreenToken::new(kind.into(), text))
+                .get_or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
                 .clone();
         }
         // Identifiers repeat (about three uses each); string literals,
@@ -165,11 +182,11 @@ impl<'t> TreeBuilder<'t> {
         if len <= MAX_INTERNED && kind == IDENT {
             return self
                 .interned
-                .entry((kind, text))
-                .or_insert_with(|| GreenToken::new(kind.into(), text))
+                .entry(&text.as_bytes()[start..end])
+                .or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
                 .clone();
         }
-        GreenToken::new(kind.into(), text)
+        GreenToken::new(kind.into(), &text[start..end])
     }
 
     /// Starts a node; later children go into it until [`finish_node`](Self::finish_node).

@@ -85,7 +85,7 @@ pub(crate) fn parse_lexed(
         tokens: &lexed.tokens,
         starts,
         pos: 0,
-        builder: TreeBuilder::new(lexed.tokens.len(), build),
+        builder: TreeBuilder::new(text, lexed.tokens.len(), build),
         errors: Vec::new(),
         nl_significant: true,
         depth: 0,
@@ -243,11 +243,11 @@ impl<'t> Parser<'t> {
             return;
         }
         let kind = self.tokens[i].kind;
-        let text = self.text_at(i);
-        self.builder.token(kind, text);
+        let (start, end) = (self.starts[i], self.starts[i + 1]);
+        self.builder.token(kind, start, end);
         self.pos += 1;
         if !matches!(kind, WHITESPACE | COMMENT | NEWLINE) {
-            self.last_sig_end = self.starts[self.pos];
+            self.last_sig_end = end;
         }
     }
 
