@@ -30,7 +30,7 @@ pub(super) fn file(p: &mut Parser) {
 fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
     let saved = p.nl_significant;
     p.nl_significant = true;
-    let mut seen: HashMap<&'t str, TextRange, BuildHasherDefault<FxHasher>> = HashMap::default();
+    let mut seen = SeenNames::default();
     loop {
         if !at_line_start(p) {
             place_same_line_trivia(p);
@@ -51,7 +51,7 @@ fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
             Some(R_BRACE) if in_block => break,
             Some(IDENT) => {
                 if let Some((name, range)) = item(p, in_block) {
-                    if let Some(first_range) = seen.get(name) {
+                    if let Some(first_range) = seen.insert(name, range) {
                         let (line, col) =
                             crate::syntax_error::line_col(p.text, first_range.start());
                         p.error_always(
@@ -61,11 +61,9 @@ fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
                             ),
                         );
                         p.error_always(
-                            *first_range,
+                            first_range,
                             format!("attribute `{name}` first set here, and set again later"),
                         );
-                    } else {
-                        seen.insert(name, range);
                     }
                 }
             }
@@ -88,6 +86,41 @@ fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
         }
     }
     p.nl_significant = saved;
+}
+
+/// The attribute names set so far in one body, to report redefinitions.
+/// Most bodies set a handful, which are compared one by one; a long body
+/// moves them to a hash map.
+#[derive(Default)]
+struct SeenNames<'t> {
+    few: Vec<(&'t str, TextRange)>,
+    many: HashMap<&'t str, TextRange, BuildHasherDefault<FxHasher>>,
+}
+
+impl<'t> SeenNames<'t> {
+    /// How many names are compared one by one before the hash map.
+    const FEW: usize = 16;
+
+    /// Records `name` set at `range`, or returns where it was set first.
+    fn insert(&mut self, name: &'t str, range: TextRange) -> Option<TextRange> {
+        if self.many.is_empty() {
+            if let Some(&(_, first)) = self.few.iter().find(|(n, _)| *n == name) {
+                return Some(first);
+            }
+            if self.few.len() < Self::FEW {
+                self.few.push((name, range));
+                return None;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        match self.many.entry(name) {
+            std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(range);
+                None
+            }
+        }
+    }
 }
 
 /// Wraps the rest of a line that starts with junk in an `ERROR` node

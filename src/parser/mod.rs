@@ -254,7 +254,8 @@ impl<'t> Parser<'t> {
     /// Places skipped trivia before the next significant token.
     #[inline]
     fn flush_trivia(&mut self) {
-        while self.pos < self.tokens.len() && self.is_skipped(self.tokens[self.pos].kind) {
+        let next = self.nth_index(0);
+        while self.pos < next {
             self.bump_raw();
         }
     }
