@@ -24,9 +24,8 @@ const MAX_SPACES: usize = 64;
 
 /// Builds a green tree from start/finish/token calls, with checkpoints to
 /// wrap what was already built.
-pub(crate) struct TreeBuilder<'t> {
-    /// False when only the errors are wanted: nothing is built.
-    build: bool,
+/// With `B` false (only the errors are wanted) every call is a no-op.
+pub(crate) struct TreeBuilder<'t, const B: bool> {
     /// The text the tokens are slices of.
     text: &'t str,
     /// True if the text has no tab, so that every whitespace token is a
@@ -111,13 +110,12 @@ fn fixed_text(kind: SyntaxKind) -> bool {
     )
 }
 
-impl<'t> TreeBuilder<'t> {
-    /// A builder; with `build` false every call is a no-op (for checking
+impl<'t, const B: bool> TreeBuilder<'t, B> {
+    /// A builder; with `B` false every call is a no-op (for checking
     /// syntax without the cost of a tree).
-    pub(crate) fn new(text: &'t str, token_estimate: usize, build: bool) -> TreeBuilder<'t> {
-        if !build {
+    pub(crate) fn new(text: &'t str, token_estimate: usize) -> TreeBuilder<'t, B> {
+        if !B {
             return TreeBuilder {
-                build,
                 text,
                 no_tabs: false,
                 parents: Vec::new(),
@@ -136,7 +134,6 @@ impl<'t> TreeBuilder<'t> {
         // About one distinct identifier per 19 tokens on average.
         interned.reserve(token_estimate / 12);
         TreeBuilder {
-            build,
             text,
             no_tabs: !text.as_bytes().contains(&b'\t'),
             parents: Vec::with_capacity(32),
@@ -150,7 +147,7 @@ impl<'t> TreeBuilder<'t> {
     /// current node.
     #[inline]
     pub(crate) fn token(&mut self, kind: SyntaxKind, start: u32, end: u32) {
-        if !self.build {
+        if !B {
             return;
         }
         let token = self.make_token(kind, start as usize, end as usize);
@@ -192,7 +189,7 @@ impl<'t> TreeBuilder<'t> {
     /// Starts a node; later children go into it until [`finish_node`](Self::finish_node).
     #[inline]
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
-        if !self.build {
+        if !B {
             return;
         }
         self.parents.push((kind, self.children.len()));
@@ -207,7 +204,7 @@ impl<'t> TreeBuilder<'t> {
     /// Starts a node that wraps everything built since `checkpoint`.
     #[inline]
     pub(crate) fn start_node_at(&mut self, checkpoint: Checkpoint, kind: SyntaxKind) {
-        if !self.build {
+        if !B {
             return;
         }
         debug_assert!(checkpoint.0 <= self.children.len());
@@ -222,7 +219,7 @@ impl<'t> TreeBuilder<'t> {
     /// Finishes the current node.
     #[inline]
     pub(crate) fn finish_node(&mut self) {
-        if !self.build {
+        if !B {
             return;
         }
         let (kind, first) = self.parents.pop().expect("finish_node without start_node");
@@ -232,7 +229,7 @@ impl<'t> TreeBuilder<'t> {
 
     /// The root, once every node is finished (`None` when not building).
     pub(crate) fn finish(mut self) -> Option<GreenNode> {
-        if !self.build {
+        if !B {
             return None;
         }
         debug_assert!(self.parents.is_empty());
