@@ -268,11 +268,19 @@ impl<'a> Lexer<'a> {
         let src = self.src;
         let text = self.text;
         let mut tokens = std::mem::take(&mut self.tokens);
+        let mut classes = scan::Classes::new(src);
         let mut pos = self.pos;
         while let Some(&b) = src.get(pos) {
             let (kind, len) = match b {
-                b' ' | b'\t' => (WHITESPACE, 1 + scan::space_run(&src[pos + 1..])),
-                b'a'..=b'z' | b'A'..=b'Z' | b'_' => (IDENT, ident_end(text, pos + 1) - pos),
+                b' ' | b'\t' => (WHITESPACE, classes.space_run(pos)),
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                    let end = pos + classes.ident_run(pos);
+                    let end = match src.get(end) {
+                        Some(&b) if b >= 0x80 => unicode_ident_end(text, end),
+                        _ => end,
+                    };
+                    (IDENT, end - pos)
+                }
                 b'=' => match src.get(pos + 1) {
                     Some(b'=') => (EQ2, 2),
                     Some(b'>') => (FAT_ARROW, 2),

@@ -6,6 +6,110 @@
 //! per 16 bytes (SSE2 is part of every x86-64 CPU), with a plain loop on
 //! other targets and for the last bytes of the text.
 
+/// Identifier and whitespace bytes of a text as bit masks, one 64-byte
+/// block at a time.
+///
+/// The lexer's main loop measures a run of identifier bytes or of spaces
+/// from its start with a shift and a count of trailing zeros over the
+/// masks of the block, which were computed once for the block, off the
+/// chain of dependent steps from one token to the next.
+pub(super) struct Classes<'a> {
+    src: &'a [u8],
+    /// Start of the block the masks describe (`usize::MAX`: none yet).
+    base: usize,
+    /// Bit `i` set: `src[base + i]` continues an ASCII identifier.
+    ident: u64,
+    /// Bit `i` set: `src[base + i]` is a space or a tab.
+    space: u64,
+}
+
+impl<'a> Classes<'a> {
+    /// Masks over `src`, computed as the blocks are reached.
+    pub(super) fn new(src: &'a [u8]) -> Classes<'a> {
+        Classes {
+            src,
+            base: usize::MAX,
+            ident: 0,
+            space: 0,
+        }
+    }
+
+    /// Number of identifier bytes from `pos` on.
+    #[inline]
+    pub(super) fn ident_run(&mut self, pos: usize) -> usize {
+        self.run(pos, |c| c.ident)
+    }
+
+    /// Number of spaces and tabs from `pos` on.
+    #[inline]
+    pub(super) fn space_run(&mut self, pos: usize) -> usize {
+        self.run(pos, |c| c.space)
+    }
+
+    #[inline]
+    fn run(&mut self, pos: usize, mask: impl Fn(&Self) -> u64) -> usize {
+        let mut at = pos;
+        loop {
+            let base = at & !63;
+            if base != self.base {
+                self.load(base);
+            }
+            let offset = at - base;
+            // Bits past the block shift in as zeros, so the count stops at
+            // the block's end at the latest.
+            let run = (!(mask(self) >> offset)).trailing_zeros() as usize;
+            at += run;
+            // Past the text, the masks are zero: the run ends there.
+            if offset + run < 64 {
+                return at - pos;
+            }
+        }
+    }
+
+    /// Computes the masks of the block at `base` (bytes past the end of
+    /// the text belong to no class).
+    #[inline(never)]
+    fn load(&mut self, base: usize) {
+        let mut padded = [0u8; 64];
+        let block: &[u8; 64] = match self.src.get(base..).and_then(|b| b.first_chunk::<64>()) {
+            Some(block) => block,
+            None => {
+                let bytes = self.src.get(base..).unwrap_or_default();
+                padded[..bytes.len()].copy_from_slice(bytes);
+                &padded
+            }
+        };
+        let (mut ident, mut space) = (0u64, 0u64);
+        for (i, chunk) in block.chunks_exact(16).enumerate() {
+            let chunk: &[u8; 16] = chunk.try_into().expect("16-byte chunks");
+            let (id, sp) = chunk_masks(chunk);
+            ident |= u64::from(id) << (16 * i);
+            space |= u64::from(sp) << (16 * i);
+        }
+        self.base = base;
+        self.ident = ident;
+        self.space = space;
+    }
+}
+
+/// The identifier and space masks of 16 bytes.
+#[inline]
+fn chunk_masks(chunk: &[u8; 16]) -> (u32, u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        (simd::ident_mask(chunk), simd::space_mask(chunk))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (mut ident, mut space) = (0, 0);
+        for (i, &b) in chunk.iter().enumerate() {
+            ident |= u32::from(is_ident_byte(b)) << i;
+            space |= u32::from(b == b' ' || b == b'\t') << i;
+        }
+        (ident, space)
+    }
+}
+
 /// Number of bytes at the start of `bytes` that continue an ASCII
 /// identifier: letters, digits, `_` and `-`.
 #[inline]
@@ -190,6 +294,22 @@ mod tests {
                     assert_eq!(line_run(bytes), line, "{bytes:?}");
                 }
             }
+        }
+        for s in samples {
+            for start in 0..s.len() {
+                let mut classes = Classes::new(s);
+                let ident = s[start..].iter().take_while(|&&b| is_ident_byte(b)).count();
+                let space = s[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+                assert_eq!(classes.ident_run(start), ident, "{s:?} at {start}");
+                assert_eq!(classes.space_run(start), space, "{s:?} at {start}");
+            }
+        }
+        // Runs across block boundaries, from every offset.
+        let long: Vec<u8> = (0..300).map(|i| if i % 97 == 96 { b'.' } else { b'a' }).collect();
+        let mut classes = Classes::new(&long);
+        for start in 0..long.len() {
+            let expected = long[start..].iter().take_while(|&&b| b == b'a').count();
+            assert_eq!(classes.ident_run(start), expected, "at {start}");
         }
         for b in 0..=255u8 {
             let bytes = [b; 40];
