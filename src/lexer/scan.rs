@@ -129,24 +129,6 @@ pub(super) fn ident_run(bytes: &[u8]) -> usize {
         .unwrap_or(bytes.len() - n)
 }
 
-/// Number of spaces and tabs at the start of `bytes`.
-#[inline]
-pub(super) fn space_run(bytes: &[u8]) -> usize {
-    let mut n = 0;
-    #[cfg(target_arch = "x86_64")]
-    while let Some(chunk) = bytes[n..].first_chunk::<16>() {
-        let mask = simd::space_mask(chunk);
-        if mask != 0xFFFF {
-            return n + (!mask).trailing_zeros() as usize;
-        }
-        n += 16;
-    }
-    n + bytes[n..]
-        .iter()
-        .position(|&b| b != b' ' && b != b'\t')
-        .unwrap_or(bytes.len() - n)
-}
-
 /// Number of bytes at the start of `bytes` that are plain template text:
 /// anything but `"`, `\\`, `$`, `%`, a newline or a carriage return.
 #[inline]
@@ -285,11 +267,9 @@ mod tests {
                 for end in start..=s.len() {
                     let bytes = &s[start..end];
                     let ident = bytes.iter().take_while(|&&b| is_ident_byte(b)).count();
-                    let space = bytes.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
                     let literal = bytes.iter().take_while(|&&b| is_literal_byte(b)).count();
                     let line = bytes.iter().take_while(|&&b| b != b'\n').count();
                     assert_eq!(ident_run(bytes), ident, "{bytes:?}");
-                    assert_eq!(space_run(bytes), space, "{bytes:?}");
                     assert_eq!(literal_run(bytes), literal, "{bytes:?}");
                     assert_eq!(line_run(bytes), line, "{bytes:?}");
                 }
@@ -316,7 +296,7 @@ mod tests {
             let expected = if is_ident_byte(b) { 40 } else { 0 };
             assert_eq!(ident_run(&bytes), expected, "byte {b}");
             let expected = if b == b' ' || b == b'\t' { 40 } else { 0 };
-            assert_eq!(space_run(&bytes), expected, "byte {b}");
+            assert_eq!(Classes::new(&bytes).space_run(0), expected, "byte {b}");
             let expected = if is_literal_byte(b) { 40 } else { 0 };
             assert_eq!(literal_run(&bytes), expected, "byte {b}");
             let expected = if b == b'\n' { 0 } else { 40 };
