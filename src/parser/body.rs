@@ -50,21 +50,20 @@ fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
             }
             Some(R_BRACE) if in_block => break,
             Some(IDENT) => {
-                if let Some((name, range)) = item(p, in_block) {
-                    if let Some(first_range) = seen.insert(name, range) {
-                        let (line, col) =
-                            crate::syntax_error::line_col(p.text, first_range.start());
-                        p.error_always(
-                            range,
-                            format!(
-                                "attribute `{name}` redefined: it was already set at {line}:{col}; each attribute may be set only once"
-                            ),
-                        );
-                        p.error_always(
-                            first_range,
-                            format!("attribute `{name}` first set here, and set again later"),
-                        );
-                    }
+                if let Some((name, range)) = item(p, in_block)
+                    && let Some(first_range) = seen.insert(name, range)
+                {
+                    let (line, col) = crate::syntax_error::line_col(p.text, first_range.start());
+                    p.error_always(
+                        range,
+                        format!(
+                            "attribute `{name}` redefined: it was already set at {line}:{col}; each attribute may be set only once"
+                        ),
+                    );
+                    p.error_always(
+                        first_range,
+                        format!("attribute `{name}` first set here, and set again later"),
+                    );
                 }
             }
             Some(kind) => {
