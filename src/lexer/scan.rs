@@ -216,7 +216,10 @@ mod simd {
             let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
             let stop = _mm_or_si128(
                 _mm_or_si128(eq(b'"'), eq(b'\\')),
-                _mm_or_si128(_mm_or_si128(eq(b'$'), eq(b'%')), _mm_or_si128(eq(b'\n'), eq(b'\r'))),
+                _mm_or_si128(
+                    _mm_or_si128(eq(b'$'), eq(b'%')),
+                    _mm_or_si128(eq(b'\n'), eq(b'\r')),
+                ),
             );
             !(_mm_movemask_epi8(stop) as u32) & 0xFFFF
         }
@@ -279,13 +282,18 @@ mod tests {
             for start in 0..s.len() {
                 let mut classes = Classes::new(s);
                 let ident = s[start..].iter().take_while(|&&b| is_ident_byte(b)).count();
-                let space = s[start..].iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+                let space = s[start..]
+                    .iter()
+                    .take_while(|&&b| b == b' ' || b == b'\t')
+                    .count();
                 assert_eq!(classes.ident_run(start), ident, "{s:?} at {start}");
                 assert_eq!(classes.space_run(start), space, "{s:?} at {start}");
             }
         }
         // Runs across block boundaries, from every offset.
-        let long: Vec<u8> = (0..300).map(|i| if i % 97 == 96 { b'.' } else { b'a' }).collect();
+        let long: Vec<u8> = (0..300)
+            .map(|i| if i % 97 == 96 { b'.' } else { b'a' })
+            .collect();
         let mut classes = Classes::new(&long);
         for start in 0..long.len() {
             let expected = long[start..].iter().take_while(|&&b| b == b'a').count();
