@@ -11,7 +11,7 @@ use super::{Parser, expr, template};
 use crate::syntax_kind::SyntaxKind::*;
 
 /// `ConfigFile = Body`, with an optional byte order mark first.
-pub(super) fn file(p: &mut Parser) {
+pub(super) fn file<const B: bool>(p: &mut Parser<'_, B>) {
     p.start_raw(CONFIG_FILE);
     if p.raw(p.pos) == Some(BOM) {
         p.bump_raw();
@@ -27,10 +27,10 @@ pub(super) fn file(p: &mut Parser) {
 
 /// Parses body items until the end of the text or, inside a block, a `}`
 /// (left in place for the block).
-fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
+fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
     let saved = p.nl_significant;
     p.nl_significant = true;
-    let mut seen: HashMap<&'t str, TextRange, BuildHasherDefault<FxHasher>> = HashMap::default();
+    let mut seen = SeenNames::default();
     loop {
         if !at_line_start(p) {
             place_same_line_trivia(p);
@@ -50,23 +50,20 @@ fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
             }
             Some(R_BRACE) if in_block => break,
             Some(IDENT) => {
-                if let Some((name, range)) = item(p, in_block) {
-                    if let Some(first_range) = seen.get(name) {
-                        let (line, col) =
-                            crate::syntax_error::line_col(p.text, first_range.start());
-                        p.error_always(
-                            range,
-                            format!(
-                                "attribute `{name}` redefined: it was already set at {line}:{col}; each attribute may be set only once"
-                            ),
-                        );
-                        p.error_always(
-                            *first_range,
-                            format!("attribute `{name}` first set here, and set again later"),
-                        );
-                    } else {
-                        seen.insert(name, range);
-                    }
+                if let Some((name, range)) = item(p, in_block)
+                    && let Some(first_range) = seen.insert(name, range)
+                {
+                    let (line, col) = crate::syntax_error::line_col(p.text, first_range.start());
+                    p.error_always(
+                        range,
+                        format!(
+                            "attribute `{name}` redefined: it was already set at {line}:{col}; each attribute may be set only once"
+                        ),
+                    );
+                    p.error_always(
+                        first_range,
+                        format!("attribute `{name}` first set here, and set again later"),
+                    );
                 }
             }
             Some(kind) => {
@@ -90,9 +87,44 @@ fn body_items<'t>(p: &mut Parser<'t>, in_block: bool) {
     p.nl_significant = saved;
 }
 
+/// The attribute names set so far in one body, to report redefinitions.
+/// Most bodies set a handful, which are compared one by one; a long body
+/// moves them to a hash map.
+#[derive(Default)]
+struct SeenNames<'t> {
+    few: Vec<(&'t str, TextRange)>,
+    many: HashMap<&'t str, TextRange, BuildHasherDefault<FxHasher>>,
+}
+
+impl<'t> SeenNames<'t> {
+    /// How many names are compared one by one before the hash map.
+    const FEW: usize = 16;
+
+    /// Records `name` set at `range`, or returns where it was set first.
+    fn insert(&mut self, name: &'t str, range: TextRange) -> Option<TextRange> {
+        if self.many.is_empty() {
+            if let Some(&(_, first)) = self.few.iter().find(|(n, _)| *n == name) {
+                return Some(first);
+            }
+            if self.few.len() < Self::FEW {
+                self.few.push((name, range));
+                return None;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        match self.many.entry(name) {
+            std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(range);
+                None
+            }
+        }
+    }
+}
+
 /// Wraps the rest of a line that starts with junk in an `ERROR` node
 /// (always at least one token), then places the newline.
-fn junk_line(p: &mut Parser, in_block: bool) {
+fn junk_line<const B: bool>(p: &mut Parser<'_, B>, in_block: bool) {
     p.start(ERROR);
     let mut balance = super::bracket_balance(p.current().unwrap_or(NEWLINE)).max(0);
     p.bump();
@@ -111,12 +143,12 @@ fn junk_line(p: &mut Parser, in_block: bool) {
     p.eat(NEWLINE);
 }
 
-fn at_line_start(p: &Parser) -> bool {
+fn at_line_start<const B: bool>(p: &Parser<'_, B>) -> bool {
     p.pos == 0 || matches!(p.raw(p.pos - 1), Some(NEWLINE | BOM | HEREDOC_START))
 }
 
 /// Places whitespace and comments up to (not including) a newline.
-fn place_same_line_trivia(p: &mut Parser) {
+fn place_same_line_trivia<const B: bool>(p: &mut Parser<'_, B>) {
     while matches!(p.raw(p.pos), Some(WHITESPACE | COMMENT)) {
         p.bump_raw();
     }
@@ -124,7 +156,7 @@ fn place_same_line_trivia(p: &mut Parser) {
 
 /// Index of the first raw token from `pos` that is not whitespace, a
 /// comment or a newline.
-fn first_content(p: &Parser) -> usize {
+fn first_content<const B: bool>(p: &Parser<'_, B>) -> usize {
     let mut i = p.pos;
     while matches!(p.raw(i), Some(WHITESPACE | COMMENT | NEWLINE)) {
         i += 1;
@@ -136,7 +168,7 @@ fn first_content(p: &Parser) -> usize {
 /// directly above an item (a blank line, the end of the body or the end of
 /// the text follows them) as children of the current node. Stops before the
 /// first line that starts an item, possibly preceded by its comment lines.
-pub(super) fn skip_detached_lines(p: &mut Parser) {
+pub(super) fn skip_detached_lines<const B: bool>(p: &mut Parser<'_, B>) {
     loop {
         let mut i = p.pos;
         while p.raw(i) == Some(WHITESPACE) {
@@ -209,7 +241,7 @@ pub(super) fn skip_detached_lines(p: &mut Parser) {
 
 /// Parses an attribute or block whose name is the next content token.
 /// Returns the attribute's name and name range for the redefinition check.
-fn item<'t>(p: &mut Parser<'t>, in_block: bool) -> Option<(&'t str, TextRange)> {
+fn item<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t str, TextRange)> {
     let cp = p.builder.checkpoint();
     // Leading indentation and comment lines belong to the item.
     while matches!(p.raw(p.pos), Some(WHITESPACE | COMMENT | NEWLINE)) {
@@ -246,7 +278,7 @@ fn item<'t>(p: &mut Parser<'t>, in_block: bool) -> Option<(&'t str, TextRange)> 
 }
 
 /// `= expr`, after the name.
-fn attribute_rest(p: &mut Parser) {
+fn attribute_rest<const B: bool>(p: &mut Parser<'_, B>) {
     p.bump(); // `=`
     if !expr::expr_opt(p) {
         p.error_expected("an expression after `=`");
@@ -254,7 +286,7 @@ fn attribute_rest(p: &mut Parser) {
 }
 
 /// After an attribute or a block's `}`: the same-line comment and the newline.
-fn line_end(p: &mut Parser, in_block: bool, what: &str) {
+fn line_end<const B: bool>(p: &mut Parser<'_, B>, in_block: bool, what: &str) {
     match p.current() {
         Some(NEWLINE) => p.bump(),
         None => p.flush_trivia(),
@@ -281,7 +313,7 @@ fn line_end(p: &mut Parser, in_block: bool, what: &str) {
 }
 
 /// Labels, `{`, body, `}` and newline, after the block type.
-fn block_rest(p: &mut Parser, name: &str, name_range: TextRange) {
+fn block_rest<const B: bool>(p: &mut Parser<'_, B>, name: &str, name_range: TextRange) {
     while matches!(p.current(), Some(IDENT | OPEN_QUOTE)) {
         label(p);
     }
@@ -348,7 +380,7 @@ fn block_rest(p: &mut Parser, name: &str, name_range: TextRange) {
 }
 
 /// `{ name = expr }`: a single-line block holds at most one attribute.
-fn one_line_body(p: &mut Parser) {
+fn one_line_body<const B: bool>(p: &mut Parser<'_, B>) {
     p.start(BODY);
     let cp = p.checkpoint();
     let name = p.nth_text(0);
@@ -395,7 +427,7 @@ fn one_line_body(p: &mut Parser) {
 
 /// A block label: an identifier or a quoted string without template
 /// sequences.
-fn label(p: &mut Parser) {
+fn label<const B: bool>(p: &mut Parser<'_, B>) {
     p.start(BLOCK_LABEL);
     if p.at(IDENT) {
         p.bump();

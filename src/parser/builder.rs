@@ -24,14 +24,19 @@ const MAX_SPACES: usize = 64;
 
 /// Builds a green tree from start/finish/token calls, with checkpoints to
 /// wrap what was already built.
-pub(crate) struct TreeBuilder<'t> {
-    /// False when only the errors are wanted: nothing is built.
-    build: bool,
+/// With `B` false (only the errors are wanted) every call is a no-op.
+pub(crate) struct TreeBuilder<'t, const B: bool> {
+    /// The text the tokens are slices of.
+    text: &'t str,
+    /// True if the text has no tab, so that every whitespace token is a
+    /// run of spaces.
+    no_tabs: bool,
     parents: Vec<(SyntaxKind, usize)>,
     children: Vec<GreenElement>,
     /// Tokens of fixed text, shared by every parse on this thread.
     fixed: FixedTokens,
-    interned: HashMap<(SyntaxKind, &'t str), GreenToken, BuildHasherDefault<FxHasher>>,
+    /// Identifiers met so far, by their text.
+    interned: HashMap<&'t [u8], GreenToken, BuildHasherDefault<FxHasher>>,
 }
 
 /// Tokens whose text is determined by kind and length (punctuation,
@@ -105,13 +110,14 @@ fn fixed_text(kind: SyntaxKind) -> bool {
     )
 }
 
-impl<'t> TreeBuilder<'t> {
-    /// A builder; with `build` false every call is a no-op (for checking
+impl<'t, const B: bool> TreeBuilder<'t, B> {
+    /// A builder; with `B` false every call is a no-op (for checking
     /// syntax without the cost of a tree).
-    pub(crate) fn new(token_estimate: usize, build: bool) -> TreeBuilder<'t> {
-        if !build {
+    pub(crate) fn new(text: &'t str, token_estimate: usize) -> TreeBuilder<'t, B> {
+        if !B {
             return TreeBuilder {
-                build,
+                text,
+                no_tabs: false,
                 parents: Vec::new(),
                 children: Vec::new(),
                 fixed: FixedTokens {
@@ -125,9 +131,11 @@ impl<'t> TreeBuilder<'t> {
             .with(|cell| cell.borrow_mut().take())
             .unwrap_or_else(FixedTokens::new);
         let mut interned = HashMap::default();
-        interned.reserve(token_estimate / 16);
+        // About one distinct identifier per 19 tokens on average.
+        interned.reserve(token_estimate / 12);
         TreeBuilder {
-            build,
+            text,
+            no_tabs: !text.as_bytes().contains(&b'\t'),
             parents: Vec::with_capacity(32),
             children: Vec::with_capacity(64.max(token_estimate / 8)),
             fixed,
@@ -135,44 +143,53 @@ impl<'t> TreeBuilder<'t> {
         }
     }
 
-    /// Adds a token to the current node.
+    /// Adds the token of `kind` at `start..end` in the text to the
+    /// current node.
     #[inline]
-    pub(crate) fn token(&mut self, kind: SyntaxKind, text: &'t str) {
-        if !self.build {
+    pub(crate) fn token(&mut self, kind: SyntaxKind, start: u32, end: u32) {
+        if !B {
             return;
         }
-        let token = self.make_token(kind, text);
+        let token = self.make_token(kind, start as usize, end as usize);
         self.children.push(NodeOrToken::Token(token));
     }
 
+    /// The green token for `kind` at `start..end`; the text is sliced only
+    /// when a new token has to be made.
     #[inline]
-    fn make_token(&mut self, kind: SyntaxKind, text: &'t str) -> GreenToken {
-        let len = text.len();
+    fn make_token(&mut self, kind: SyntaxKind, start: usize, end: usize) -> GreenToken {
+        let text = self.text;
+        let len = end - start;
         if fixed_text(kind) && len <= 3 {
             let slot = &mut self.fixed.by_kind[kind as usize * 4 + len];
             return slot
-                .get_or_insert_with(|| GreenToken::new(kind.into(), text))
+                .get_or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
                 .clone();
         }
-        if kind == WHITESPACE && len <= MAX_SPACES && text.bytes().all(|b| b == b' ') {
+        if kind == WHITESPACE
+            && len <= MAX_SPACES
+            && (self.no_tabs || text.as_bytes()[start..end].iter().all(|&b| b == b' '))
+        {
             return self.fixed.spaces[len]
-                .get_or_insert_with(|| GreenToken::new(kind.into(), text))
+                .get_or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
                 .clone();
         }
-        if len <= MAX_INTERNED {
+        // Identifiers repeat (about three uses each); string literals,
+        // numbers and comments mostly do not, and are not worth a lookup.
+        if len <= MAX_INTERNED && kind == IDENT {
             return self
                 .interned
-                .entry((kind, text))
-                .or_insert_with(|| GreenToken::new(kind.into(), text))
+                .entry(&text.as_bytes()[start..end])
+                .or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
                 .clone();
         }
-        GreenToken::new(kind.into(), text)
+        GreenToken::new(kind.into(), &text[start..end])
     }
 
     /// Starts a node; later children go into it until [`finish_node`](Self::finish_node).
     #[inline]
     pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
-        if !self.build {
+        if !B {
             return;
         }
         self.parents.push((kind, self.children.len()));
@@ -187,7 +204,7 @@ impl<'t> TreeBuilder<'t> {
     /// Starts a node that wraps everything built since `checkpoint`.
     #[inline]
     pub(crate) fn start_node_at(&mut self, checkpoint: Checkpoint, kind: SyntaxKind) {
-        if !self.build {
+        if !B {
             return;
         }
         debug_assert!(checkpoint.0 <= self.children.len());
@@ -202,7 +219,7 @@ impl<'t> TreeBuilder<'t> {
     /// Finishes the current node.
     #[inline]
     pub(crate) fn finish_node(&mut self) {
-        if !self.build {
+        if !B {
             return;
         }
         let (kind, first) = self.parents.pop().expect("finish_node without start_node");
@@ -212,7 +229,7 @@ impl<'t> TreeBuilder<'t> {
 
     /// The root, once every node is finished (`None` when not building).
     pub(crate) fn finish(mut self) -> Option<GreenNode> {
-        if !self.build {
+        if !B {
             return None;
         }
         debug_assert!(self.parents.is_empty());

@@ -10,7 +10,7 @@ const MAX_CHAIN: u32 = 4 * MAX_DEPTH;
 
 /// Entry point for a standalone expression: newlines are insignificant, as
 /// if the expression were in parentheses.
-pub(super) fn expr_root(p: &mut Parser) {
+pub(super) fn expr_root<const B: bool>(p: &mut Parser<'_, B>) {
     p.start_raw(EXPR_ROOT);
     p.nl_significant = false;
     if p.at_end() {
@@ -24,7 +24,7 @@ pub(super) fn expr_root(p: &mut Parser) {
 }
 
 /// Parses an expression, or reports that `what` was expected.
-pub(super) fn expr(p: &mut Parser, what: &str) -> bool {
+pub(super) fn expr<const B: bool>(p: &mut Parser<'_, B>, what: &str) -> bool {
     if expr_opt(p) {
         true
     } else {
@@ -51,7 +51,7 @@ fn can_start_expr(kind: Option<SyntaxKind>) -> bool {
 }
 
 /// Parses an expression if one starts here; `false` (nothing consumed) if not.
-pub(super) fn expr_opt(p: &mut Parser) -> bool {
+pub(super) fn expr_opt<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     if !can_start_expr(p.current()) {
         return false;
     }
@@ -87,7 +87,7 @@ fn precedence(kind: SyntaxKind) -> u8 {
 }
 
 /// Binary operators with precedence at least `min`, left-associative.
-fn binary(p: &mut Parser, min: u8) {
+fn binary<const B: bool>(p: &mut Parser<'_, B>, min: u8) {
     let cp = p.checkpoint();
     unary(p);
     let mut links = 0u32;
@@ -113,7 +113,7 @@ fn binary(p: &mut Parser, min: u8) {
     }
 }
 
-fn unary(p: &mut Parser) {
+fn unary<const B: bool>(p: &mut Parser<'_, B>) {
     if matches!(p.current(), Some(MINUS | BANG)) {
         if p.too_deep() {
             return;
@@ -134,7 +134,7 @@ fn unary(p: &mut Parser) {
 }
 
 /// A term and its `.attr`, `[index]`, `.0`, `.*` and `[*]` suffixes.
-fn postfix(p: &mut Parser) {
+fn postfix<const B: bool>(p: &mut Parser<'_, B>) {
     let cp = p.checkpoint();
     if !primary(p) {
         return;
@@ -206,7 +206,7 @@ fn postfix(p: &mut Parser) {
 }
 
 /// A term without suffixes. `false` if none starts here.
-fn primary(p: &mut Parser) -> bool {
+fn primary<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     match p.current() {
         Some(NUMBER) => {
             let text = p.nth_text(0);
@@ -303,7 +303,7 @@ fn valid_number(text: &str) -> bool {
 }
 
 /// `name(args)` or `ns::name(args)`.
-fn function_call(p: &mut Parser) {
+fn function_call<const B: bool>(p: &mut Parser<'_, B>) {
     p.start(FUNCTION_CALL);
     p.bump(); // name
     while p.at(COLON2) {
@@ -321,7 +321,7 @@ fn function_call(p: &mut Parser) {
     p.finish();
 }
 
-fn arg_list(p: &mut Parser) {
+fn arg_list<const B: bool>(p: &mut Parser<'_, B>) {
     p.start(ARG_LIST);
     p.bump(); // `(`
     p.with_newlines(false, |p| {
@@ -366,7 +366,7 @@ fn arg_list(p: &mut Parser) {
     p.finish();
 }
 
-fn tuple(p: &mut Parser) {
+fn tuple<const B: bool>(p: &mut Parser<'_, B>) {
     p.start(TUPLE);
     p.bump(); // `[`
     p.with_newlines(false, |p| {
@@ -400,7 +400,7 @@ fn tuple(p: &mut Parser) {
 }
 
 /// `{ key = value, … }`: items are separated by commas or newlines.
-fn object(p: &mut Parser) {
+fn object<const B: bool>(p: &mut Parser<'_, B>) {
     p.start(OBJECT);
     p.bump(); // `{`
     p.with_newlines(true, |p| {
@@ -438,7 +438,7 @@ fn object(p: &mut Parser) {
 
 /// True when comment lines (with their newlines) come before the next
 /// content token.
-fn has_leading_comment_lines(p: &Parser) -> bool {
+fn has_leading_comment_lines<const B: bool>(p: &Parser<'_, B>) -> bool {
     let mut i = p.pos;
     let mut newline = false;
     while let Some(kind) = p.raw(i) {
@@ -454,7 +454,7 @@ fn has_leading_comment_lines(p: &Parser) -> bool {
 }
 
 /// One object item with its separator. `false` if the object cannot go on.
-fn object_item(p: &mut Parser) -> bool {
+fn object_item<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     let at_line_start = p.pos > 0 && p.raw(p.pos - 1) == Some(NEWLINE);
     if at_line_start {
         p.start_raw(OBJECT_ITEM);
@@ -509,7 +509,7 @@ fn object_item(p: &mut Parser) -> bool {
 /// Skips the rest of a broken object item up to a comma, newline or `}`
 /// (keeping brackets balanced), placing the separator. `false` when the
 /// object cannot continue (an unmatched closer or the end of the text).
-fn recover_object_line(p: &mut Parser) -> bool {
+fn recover_object_line<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     let mut opened = false;
     let mut balance = 0i64;
     while let Some(kind) = p.current() {
@@ -553,7 +553,7 @@ fn recover_object_line(p: &mut Parser) -> bool {
 }
 
 /// `[for k, v in coll: expr if cond]` or `{for k, v in coll: k => v... if cond}`.
-fn for_expr(p: &mut Parser, object: bool) {
+fn for_expr<const B: bool>(p: &mut Parser<'_, B>, object: bool) {
     let closer = if object { R_BRACE } else { R_BRACK };
     let closer_text = if object { "`}`" } else { "`]`" };
     p.start(FOR_EXPR);
@@ -600,7 +600,7 @@ fn for_expr(p: &mut Parser, object: bool) {
 
 /// `for k, v in coll` (without what ends it: `:` in an expression, `}` in
 /// a template directive), shared by `for` expressions and directives.
-pub(super) fn for_variables_and_collection(p: &mut Parser) {
+pub(super) fn for_variables_and_collection<const B: bool>(p: &mut Parser<'_, B>) {
     p.bump(); // `for`
     if p.expect(IDENT, "a variable name after `for`") && p.eat(COMMA) {
         p.expect(IDENT, "a second variable name after `,`");
@@ -617,14 +617,14 @@ pub(super) fn for_variables_and_collection(p: &mut Parser) {
 /// zero) in an `ERROR` node. Returns `true` when it stopped at a stop token;
 /// `false` at an unmatched closer, the end of the text, or a line that looks
 /// like the next attribute or block (the brackets were never closed).
-pub(super) fn recover_in_list(p: &mut Parser, stops: &[SyntaxKind]) -> bool {
+pub(super) fn recover_in_list<const B: bool>(p: &mut Parser<'_, B>, stops: &[SyntaxKind]) -> bool {
     let stopped = p.recover_balanced(|p, kind| stops.contains(&kind) || looks_like_next_item(p));
     stopped.is_some_and(|kind| stops.contains(&kind))
 }
 
 /// True if the next significant token starts a line that reads like a new
 /// attribute (`name =`) or block (`name {`, `name "label"`).
-fn looks_like_next_item(p: &Parser) -> bool {
+fn looks_like_next_item<const B: bool>(p: &Parser<'_, B>) -> bool {
     let i = p.nth_index(0);
     if p.raw(i) != Some(IDENT) {
         return false;

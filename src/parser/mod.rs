@@ -73,6 +73,20 @@ pub(crate) fn parse_lexed(
     entry: Entry,
     build: bool,
 ) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>) {
+    if build {
+        parse_tokens::<true>(text, lexed, entry)
+    } else {
+        parse_tokens::<false>(text, lexed, entry)
+    }
+}
+
+/// [`parse_lexed`] with the choice to build a tree made at compile time,
+/// so that checking alone pays nothing for the tree.
+fn parse_tokens<const B: bool>(
+    text: &str,
+    lexed: Lexed,
+    entry: Entry,
+) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>) {
     let mut starts = Vec::with_capacity(lexed.tokens.len() + 1);
     let mut offset = 0u32;
     for t in &lexed.tokens {
@@ -85,7 +99,7 @@ pub(crate) fn parse_lexed(
         tokens: &lexed.tokens,
         starts,
         pos: 0,
-        builder: TreeBuilder::new(lexed.tokens.len(), build),
+        builder: TreeBuilder::<B>::new(text, lexed.tokens.len()),
         errors: Vec::new(),
         nl_significant: true,
         depth: 0,
@@ -114,14 +128,15 @@ pub(crate) fn parse_lexed(
     (green, errors, lexed.tokens)
 }
 
-pub(crate) struct Parser<'t> {
+/// The parser state; `B` is true when a tree is built.
+pub(crate) struct Parser<'t, const B: bool> {
     text: &'t str,
     tokens: &'t [Token],
     /// Start offset of each token, plus the end of the text.
     starts: Vec<u32>,
     /// Index of the next raw token to place in the tree.
     pos: usize,
-    builder: TreeBuilder<'t>,
+    builder: TreeBuilder<'t, B>,
     errors: Vec<SyntaxError>,
     /// Whether newlines are significant in the current context.
     nl_significant: bool,
@@ -139,7 +154,7 @@ pub(crate) struct Parser<'t> {
     last_error_start: Option<u32>,
 }
 
-impl<'t> Parser<'t> {
+impl<'t, const B: bool> Parser<'t, B> {
     // ----- looking -----
 
     #[inline]
@@ -238,23 +253,29 @@ impl<'t> Parser<'t> {
     #[inline]
     fn bump_raw(&mut self) {
         let i = self.pos;
-        if i >= self.tokens.len() {
+        let Some(token) = self.tokens.get(i) else {
             debug_assert!(false, "bump past the end");
             return;
-        }
-        let kind = self.tokens[i].kind;
-        let text = self.text_at(i);
-        self.builder.token(kind, text);
+        };
+        let kind = token.kind;
+        let (start, end) = (self.starts[i], self.starts[i + 1]);
+        self.builder.token(kind, start, end);
         self.pos += 1;
         if !matches!(kind, WHITESPACE | COMMENT | NEWLINE) {
-            self.last_sig_end = self.starts[self.pos];
+            self.last_sig_end = end;
         }
     }
 
     /// Places skipped trivia before the next significant token.
     #[inline]
     fn flush_trivia(&mut self) {
-        while self.pos < self.tokens.len() && self.is_skipped(self.tokens[self.pos].kind) {
+        let next = self.nth_index(0);
+        if !B {
+            // Trivia has nothing else to record.
+            self.pos = next;
+            return;
+        }
+        while self.pos < next {
             self.bump_raw();
         }
     }

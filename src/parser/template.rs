@@ -18,7 +18,7 @@ enum Ctx {
 }
 
 /// Entry point for a standalone template.
-pub(super) fn template_root(p: &mut Parser) {
+pub(super) fn template_root<const B: bool>(p: &mut Parser<'_, B>) {
     p.start_raw(TEMPLATE_ROOT);
     p.nl_significant = false;
     loop {
@@ -41,7 +41,7 @@ pub(super) fn template_root(p: &mut Parser) {
 }
 
 /// `"…"` as an expression.
-pub(super) fn quoted(p: &mut Parser) {
+pub(super) fn quoted<const B: bool>(p: &mut Parser<'_, B>) {
     p.start(QUOTED_TEMPLATE);
     let open = p.nth_index(0);
     p.bump(); // `"`
@@ -50,13 +50,13 @@ pub(super) fn quoted(p: &mut Parser) {
 }
 
 /// A quoted block label (the caller opened the `BLOCK_LABEL` node).
-pub(super) fn quoted_label(p: &mut Parser) {
+pub(super) fn quoted_label<const B: bool>(p: &mut Parser<'_, B>) {
     let open = p.nth_index(0);
     p.bump(); // `"`
     quoted_rest(p, Ctx::Label, open);
 }
 
-fn quoted_rest(p: &mut Parser, ctx: Ctx, open: usize) {
+fn quoted_rest<const B: bool>(p: &mut Parser<'_, B>, ctx: Ctx, open: usize) {
     loop {
         parts(p, ctx);
         match p.raw(p.pos) {
@@ -82,7 +82,7 @@ fn quoted_rest(p: &mut Parser, ctx: Ctx, open: usize) {
 }
 
 /// `<<EOT … EOT`.
-pub(super) fn heredoc(p: &mut Parser) {
+pub(super) fn heredoc<const B: bool>(p: &mut Parser<'_, B>) {
     p.start(HEREDOC_TEMPLATE);
     let open = p.nth_index(0);
     let opener = p.text_at(open);
@@ -120,7 +120,7 @@ pub(super) fn heredoc(p: &mut Parser) {
 /// end of the text, or a `%{ else }` / `%{ endif }` / `%{ endfor }`
 /// directive (left in place for the caller, which reports it if it does not
 /// expect it). Returns the keyword of the directive that stopped it.
-fn parts(p: &mut Parser, ctx: Ctx) -> Option<&'static str> {
+fn parts<const B: bool>(p: &mut Parser<'_, B>, ctx: Ctx) -> Option<&'static str> {
     loop {
         match p.raw(p.pos) {
             Some(TEMPLATE_LITERAL) => {
@@ -172,7 +172,7 @@ fn parts(p: &mut Parser, ctx: Ctx) -> Option<&'static str> {
     }
 }
 
-fn label_sequence_error(p: &mut Parser) {
+fn label_sequence_error<const B: bool>(p: &mut Parser<'_, B>) {
     let range = p.token_range(p.pos);
     p.error_at(
         range,
@@ -181,7 +181,7 @@ fn label_sequence_error(p: &mut Parser) {
 }
 
 /// The word after a `%{` (or `%{~`) at `pos`.
-fn directive_keyword<'t>(p: &Parser<'t>) -> &'t str {
+fn directive_keyword<'t, const B: bool>(p: &Parser<'t, B>) -> &'t str {
     let mut i = p.pos + 1;
     while matches!(p.raw(i), Some(WHITESPACE | COMMENT | NEWLINE)) {
         i += 1;
@@ -194,7 +194,7 @@ fn directive_keyword<'t>(p: &Parser<'t>) -> &'t str {
 }
 
 /// A directive that does not belong where it is: reported and wrapped.
-fn stray(p: &mut Parser) {
+fn stray<const B: bool>(p: &mut Parser<'_, B>) {
     let keyword = directive_keyword(p);
     let range = p.token_range(p.pos);
     let message = match keyword {
@@ -208,7 +208,7 @@ fn stray(p: &mut Parser) {
 }
 
 /// Wraps `%{ … }` at `pos` in an `ERROR` node.
-fn stray_directive(p: &mut Parser) {
+fn stray_directive<const B: bool>(p: &mut Parser<'_, B>) {
     p.start_raw(ERROR);
     p.bump_raw(); // `%{`
     let mut balance = 1i64;
@@ -226,7 +226,7 @@ fn stray_directive(p: &mut Parser) {
 }
 
 /// `${ expr }`.
-fn interpolation(p: &mut Parser) {
+fn interpolation<const B: bool>(p: &mut Parser<'_, B>) {
     p.start(INTERPOLATION);
     p.bump_raw(); // `${`
     p.with_newlines(false, |p| {
@@ -237,7 +237,7 @@ fn interpolation(p: &mut Parser) {
 }
 
 /// Expects the `}` / `~}` that closes a sequence, skipping junk before it.
-fn close_sequence(p: &mut Parser, what: &str) {
+fn close_sequence<const B: bool>(p: &mut Parser<'_, B>, what: &str) {
     if p.eat(TEMPLATE_SEQ_END) {
         return;
     }
@@ -254,7 +254,7 @@ fn close_sequence(p: &mut Parser, what: &str) {
 
 /// True if the raw token `i` is the first on its line and the line reads
 /// like the start of an attribute.
-fn starts_attribute_line(p: &Parser, i: usize) -> bool {
+fn starts_attribute_line<const B: bool>(p: &Parser<'_, B>, i: usize) -> bool {
     let mut j = i;
     while j > 0 && p.raw(j - 1) == Some(WHITESPACE) {
         j -= 1;
@@ -265,7 +265,7 @@ fn starts_attribute_line(p: &Parser, i: usize) -> bool {
 }
 
 /// `%{ if c } … %{ else } … %{ endif }`.
-fn template_if(p: &mut Parser, ctx: Ctx) {
+fn template_if<const B: bool>(p: &mut Parser<'_, B>, ctx: Ctx) {
     if p.too_deep() {
         return;
     }
@@ -294,7 +294,7 @@ fn template_if(p: &mut Parser, ctx: Ctx) {
 }
 
 /// `%{ for k, v in coll } … %{ endfor }`.
-fn template_for(p: &mut Parser, ctx: Ctx) {
+fn template_for<const B: bool>(p: &mut Parser<'_, B>, ctx: Ctx) {
     if p.too_deep() {
         return;
     }
@@ -318,7 +318,7 @@ fn template_for(p: &mut Parser, ctx: Ctx) {
 }
 
 /// `%{ else }`, `%{ endif }`, `%{ endfor }`.
-fn simple_directive(p: &mut Parser, kind: crate::SyntaxKind) {
+fn simple_directive<const B: bool>(p: &mut Parser<'_, B>, kind: crate::SyntaxKind) {
     p.start(kind);
     p.bump_raw(); // `%{`
     p.with_newlines(false, |p| {
@@ -329,7 +329,7 @@ fn simple_directive(p: &mut Parser, kind: crate::SyntaxKind) {
 }
 
 /// Reports invalid escape sequences in the quoted literal at `pos`.
-fn check_escapes(p: &mut Parser) {
+fn check_escapes<const B: bool>(p: &mut Parser<'_, B>) {
     let text = p.text_at(p.pos);
     if !text.contains('\\') {
         return;

@@ -10,6 +10,8 @@
 //! them, with the same brace counting to decide whether a `}` closes a
 //! sequence or an object.
 
+mod scan;
+
 use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// A token: its kind and its length in bytes. Offsets are the running sum of
@@ -93,8 +95,10 @@ pub fn tokenize_with(text: &str, options: LexOptions) -> Lexed {
         src: text.as_bytes(),
         text,
         pos: 0,
-        // About one token per 4.6 bytes in real files; growing is cheap.
-        tokens: Vec::with_capacity(text.len() / 4 + 16),
+        // About one token per 4.6 bytes on average, but up to one per 2.5
+        // in some files: reserving for one per 2 bytes avoids copying the
+        // vector as it grows.
+        tokens: Vec::with_capacity(text.len() / 2 + 16),
         errors: Vec::new(),
         modes: Vec::new(),
         braces: 0,
@@ -171,18 +175,6 @@ static CLASS: [u8; 256] = {
         t[p[i] as usize] = C_PUNCT;
         i += 1;
     }
-    t
-};
-
-/// Bytes that may end a run of literal template text.
-static QUOTED_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t[b'$' as usize] = true;
-    t[b'%' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
     t
 };
 
@@ -264,55 +256,91 @@ impl<'a> Lexer<'a> {
     }
 
     /// Lexes main-mode tokens until the mode changes or the text ends.
+    ///
+    /// The frequent tokens are lexed right here, with the position and the
+    /// token vector in locals; the others go through
+    /// [`main_token`](Self::main_token).
     fn main_run(&mut self) {
         let depth = self.modes.len();
-        // Outside any template (the common case) the frequent tokens are
-        // lexed right here, with the position in a local.
+        // Outside any template (the common case) brackets and newlines have
+        // no bookkeeping to do.
         let plain = depth == 0;
         let src = self.src;
+        let text = self.text;
+        let mut tokens = std::mem::take(&mut self.tokens);
+        let mut classes = scan::Classes::new(src);
         let mut pos = self.pos;
         while let Some(&b) = src.get(pos) {
-            let fast = match CLASS[b as usize] {
-                C_SPACE => {
-                    let n = src[pos + 1..]
-                        .iter()
-                        .position(|&c| c != b' ' && c != b'\t')
-                        .unwrap_or(src.len() - pos - 1);
-                    Some((WHITESPACE, n + 1))
+            let (kind, len) = match b {
+                b' ' | b'\t' => (WHITESPACE, classes.space_run(pos)),
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                    let end = pos + classes.ident_run(pos);
+                    let end = match src.get(end) {
+                        Some(&b) if b >= 0x80 => unicode_ident_end(text, end),
+                        _ => end,
+                    };
+                    (IDENT, end - pos)
                 }
-                C_IDENT => Some((IDENT, self.ident_end(pos + 1) - pos)),
-                _ if plain => match b {
-                    b'\n' => Some((NEWLINE, 1)),
-                    b'=' => Some(match src.get(pos + 1) {
-                        Some(b'=') => (EQ2, 2),
-                        Some(b'>') => (FAT_ARROW, 2),
-                        _ => (EQ, 1),
-                    }),
-                    b'.' if src.get(pos + 1) != Some(&b'.') => Some((DOT, 1)),
-                    b',' => Some((COMMA, 1)),
-                    b'[' => Some((L_BRACK, 1)),
-                    b']' => Some((R_BRACK, 1)),
-                    b'(' => Some((L_PAREN, 1)),
-                    b')' => Some((R_PAREN, 1)),
-                    _ => None,
+                b'=' => match src.get(pos + 1) {
+                    Some(b'=') => (EQ2, 2),
+                    Some(b'>') => (FAT_ARROW, 2),
+                    _ => (EQ, 1),
                 },
-                _ => None,
-            };
-            let Some((kind, len)) = fast else {
-                self.pos = pos;
-                self.main_token(b);
-                pos = self.pos;
-                if self.modes.len() != depth {
+                b'.' if src.get(pos + 1) != Some(&b'.') => (DOT, 1),
+                b',' => (COMMA, 1),
+                b'\n' if plain => (NEWLINE, 1),
+                b'[' if plain => (L_BRACK, 1),
+                b']' if plain => (R_BRACK, 1),
+                b'(' if plain => (L_PAREN, 1),
+                b')' if plain => (R_PAREN, 1),
+                b'"' => {
+                    // A string without interpolations is lexed here whole,
+                    // its mode never pushed; otherwise its opening quote and
+                    // first literal are, and the quoted mode takes over.
+                    let lit = pos + 1;
+                    let end = self.quoted_literal_end(lit);
+                    tokens.push(Token {
+                        kind: OPEN_QUOTE,
+                        len: 1,
+                    });
+                    if end > lit {
+                        tokens.push(Token {
+                            kind: TEMPLATE_LITERAL,
+                            len: (end - lit) as u32,
+                        });
+                    }
+                    if src.get(end) == Some(&b'"') {
+                        tokens.push(Token {
+                            kind: CLOSE_QUOTE,
+                            len: 1,
+                        });
+                        pos = end + 1;
+                        continue;
+                    }
+                    self.tokens = tokens;
+                    self.pos = end;
+                    self.modes.push(Mode::Quoted);
                     return;
                 }
-                continue;
+                _ => {
+                    self.tokens = tokens;
+                    self.pos = pos;
+                    self.main_token(b);
+                    if self.modes.len() != depth {
+                        return;
+                    }
+                    tokens = std::mem::take(&mut self.tokens);
+                    pos = self.pos;
+                    continue;
+                }
             };
-            self.tokens.push(Token {
+            tokens.push(Token {
                 kind,
                 len: len as u32,
             });
             pos += len;
         }
+        self.tokens = tokens;
         self.pos = pos;
     }
 
@@ -330,7 +358,7 @@ impl<'a> Lexer<'a> {
                 if b >= 0x80 {
                     let c = self.char_at(start);
                     if unicode_ident::is_xid_start(c) {
-                        let end = self.ident_end(start + c.len_utf8());
+                        let end = ident_end(self.text, start + c.len_utf8());
                         self.push(IDENT, end - start);
                         return;
                     }
@@ -358,26 +386,6 @@ impl<'a> Lexer<'a> {
         };
         self.error(start, len, what);
         self.push(ERROR_TOKEN, len);
-    }
-
-    /// End of an identifier whose continuation starts at `i`.
-    #[inline]
-    fn ident_end(&self, mut i: usize) -> usize {
-        let src = self.src;
-        loop {
-            i += src[i..]
-                .iter()
-                .position(|&c| !IDENT_CONT[c as usize])
-                .unwrap_or(src.len() - i);
-            if i < src.len() && src[i] >= 0x80 {
-                let c = self.char_at(i);
-                if unicode_ident::is_xid_continue(c) {
-                    i += c.len_utf8();
-                    continue;
-                }
-            }
-            return i;
-        }
     }
 
     /// End of a number literal: a digit, then digits, dots and exponents,
@@ -598,7 +606,7 @@ impl<'a> Lexer<'a> {
     /// Length of a `#` or `//` comment, up to (not including) the newline.
     fn line_comment_len(&self, start: usize) -> usize {
         let rest = &self.src[start..];
-        match memchr(b'\n', rest) {
+        match find_newline(rest) {
             Some(nl) if nl > 0 && rest[nl - 1] == b'\r' => nl - 1,
             Some(nl) => nl,
             None => rest.len(),
@@ -625,7 +633,7 @@ impl<'a> Lexer<'a> {
         } else {
             return None;
         }
-        i = self.ident_end(i);
+        i = ident_end(self.text, i);
         debug_assert!(i > id_start);
         match (self.byte(i), self.byte(i + 1)) {
             (b'\n', _) => Some(i + 1 - start),
@@ -706,13 +714,20 @@ impl<'a> Lexer<'a> {
         if let Some(kind) = self.sequence_at(start) {
             return self.begin_sequence(kind);
         }
+        let end = self.quoted_literal_end(start);
+        self.push(TEMPLATE_LITERAL, end - start);
+    }
+
+    /// End of the literal text of a quoted string starting at `start`: the
+    /// first `"`, newline, `${` or `%{` that is not escaped (or the end of
+    /// the text).
+    #[inline]
+    fn quoted_literal_end(&self, start: usize) -> usize {
+        let src = self.src;
         let mut i = start;
         while i < src.len() {
-            let b = src[i];
-            if !QUOTED_STOP[b as usize] {
-                i += 1;
-                continue;
-            }
+            i += scan::literal_run(&src[i..]);
+            let Some(&b) = src.get(i) else { break };
             match b {
                 b'"' | b'\n' | b'\r' => break,
                 b'\\' => {
@@ -737,7 +752,7 @@ impl<'a> Lexer<'a> {
                 _ => i += 1,
             }
         }
-        self.push(TEMPLATE_LITERAL, i - start);
+        i
     }
 
     /// Scans literal template text from `start` until a sequence start or
@@ -747,11 +762,8 @@ impl<'a> Lexer<'a> {
         let src = self.src;
         let mut i = start;
         while i < src.len() {
-            let b = src[i];
-            if !QUOTED_STOP[b as usize] {
-                i += 1;
-                continue;
-            }
+            i += scan::literal_run(&src[i..]);
+            let Some(&b) = src.get(i) else { break };
             match b {
                 b'\n' => return (i + 1, true),
                 // A carriage return not followed by a newline cannot be
@@ -779,7 +791,7 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         if start_of_line {
             let rest = &self.src[start..];
-            if let Some(nl) = memchr(b'\n', rest) {
+            if let Some(nl) = find_newline(rest) {
                 let line = &self.text[start..start + nl];
                 let marker =
                     &self.text[marker_start as usize..marker_start as usize + marker_len as usize];
@@ -826,6 +838,35 @@ impl<'a> Lexer<'a> {
         }
         let (end, _) = self.literal_line_end(start);
         self.push(TEMPLATE_LITERAL, end - start);
+    }
+}
+
+/// End of an identifier in `text` whose continuation starts at `i`.
+#[inline(always)]
+fn ident_end(text: &str, i: usize) -> usize {
+    let src = text.as_bytes();
+    let end = i + scan::ident_run(&src[i..]);
+    match src.get(end) {
+        Some(&b) if b >= 0x80 => unicode_ident_end(text, end),
+        _ => end,
+    }
+}
+
+/// [`ident_end`] past non-ASCII characters, from `i` on.
+#[cold]
+#[inline(never)]
+fn unicode_ident_end(text: &str, mut i: usize) -> usize {
+    let src = text.as_bytes();
+    loop {
+        i += scan::ident_run(&src[i..]);
+        if i < src.len() && src[i] >= 0x80 {
+            let c = text[i..].chars().next().unwrap_or('\0');
+            if unicode_ident::is_xid_continue(c) {
+                i += c.len_utf8();
+                continue;
+            }
+        }
+        return i;
     }
 }
 
@@ -876,9 +917,11 @@ fn utf8_len(first: u8) -> usize {
     }
 }
 
+/// Offset of the first newline in `haystack`.
 #[inline]
-fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().position(|&b| b == needle)
+fn find_newline(haystack: &[u8]) -> Option<usize> {
+    let n = scan::line_run(haystack);
+    (n < haystack.len()).then_some(n)
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
