@@ -1,7 +1,7 @@
 //! The structural language: bodies, attributes, blocks, labels.
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use rustc_hash::FxHasher;
 
@@ -88,11 +88,11 @@ fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
 }
 
 /// The attribute names set so far in one body, to report redefinitions.
-/// Most bodies set a handful, which are compared one by one; a long body
-/// moves them to a hash map.
+/// Most bodies set a handful, which are compared one by one (by hash
+/// first); a long body moves them to a hash map.
 #[derive(Default)]
 struct SeenNames<'t> {
-    few: Vec<(&'t str, TextRange)>,
+    few: Vec<(u64, &'t str, TextRange)>,
     many: HashMap<&'t str, TextRange, BuildHasherDefault<FxHasher>>,
 }
 
@@ -103,14 +103,21 @@ impl<'t> SeenNames<'t> {
     /// Records `name` set at `range`, or returns where it was set first.
     fn insert(&mut self, name: &'t str, range: TextRange) -> Option<TextRange> {
         if self.many.is_empty() {
-            if let Some(&(_, first)) = self.few.iter().find(|(n, _)| *n == name) {
+            let hash = {
+                let mut hasher = FxHasher::default();
+                hasher.write(name.as_bytes());
+                hasher.finish()
+            };
+            if let Some(&(_, _, first)) = self.few.iter().find(|&&(h, n, _)| h == hash && n == name)
+            {
                 return Some(first);
             }
             if self.few.len() < Self::FEW {
-                self.few.push((name, range));
+                self.few.push((hash, name, range));
                 return None;
             }
-            self.many.extend(self.few.drain(..));
+            self.many
+                .extend(self.few.drain(..).map(|(_, name, range)| (name, range)));
         }
         match self.many.entry(name) {
             std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
