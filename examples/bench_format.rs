@@ -22,7 +22,8 @@
 //!   no formatted text.
 //!
 //! `--stage NAME` runs that stage only (with `--reps 1`, two passes: handy
-//! under `valgrind --tool=callgrind`).
+//! under `valgrind --tool=callgrind --toggle-collect=bench_format::NAME_pass`,
+//! which counts the instructions of the stage alone).
 //!
 //! With `--compare TF_DIR`: runs `hclwright fmt -check -recursive .` (the
 //! binary next to this example) and `terraform fmt -check -recursive .` in
@@ -36,6 +37,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use hclwright::format::{format_valid_tokens, is_formatted};
+use hclwright::lexer::Token;
 use hclwright::{FormatOptions, format, format_with};
 
 /// Timed passes per stage by default; the best one counts.
@@ -99,43 +101,58 @@ fn throughput(dir: &Path, stage: Option<&str>, reps: usize) {
     );
     println!("best of {reps} passes after a warm-up\n");
     if runs("format") {
-        let time = best_of(reps, || {
-            for t in &all {
-                black_box(format(black_box(t)));
-            }
-        });
+        let time = best_of(reps, || format_pass(&all));
         report("format (hclfmt layout)", mb(&all), time);
     }
     if runs("layout") {
-        let lexed: Vec<(&String, Vec<hclwright::lexer::Token>)> = valid
+        let lexed: Vec<(&String, Vec<Token>)> = valid
             .iter()
             .map(|t| (*t, hclwright::lexer::tokenize(t).tokens))
             .collect();
-        let time = best_of(reps, || {
-            for (t, tokens) in &lexed {
-                black_box(format_valid_tokens(black_box(t), black_box(tokens)));
-            }
-        });
+        let time = best_of(reps, || layout_pass(&lexed));
         report("layout from parser tokens", mb(&valid), time);
     }
     if runs("terraform") {
-        let options = FormatOptions::terraform();
-        let time = best_of(reps, || {
-            for t in &valid {
-                let formatted = format_with(black_box(t), &options);
-                black_box(formatted.is_ok_and(|f| f == **t));
-            }
-        });
+        let time = best_of(reps, || terraform_pass(&valid));
         report("format_with(terraform) + compare", mb(&valid), time);
     }
     if runs("check") {
-        let options = FormatOptions::terraform();
-        let time = best_of(reps, || {
-            for t in &valid {
-                black_box(is_formatted(black_box(t), &options).ok());
-            }
-        });
+        let time = best_of(reps, || check_pass(&valid));
         report("is_formatted(terraform)", mb(&valid), time);
+    }
+}
+
+// One pass of each stage, never inlined, so that a profiler can single it
+// out (`valgrind --tool=callgrind --toggle-collect=bench_format::layout_pass`).
+
+#[inline(never)]
+fn format_pass(texts: &[&String]) {
+    for t in texts {
+        black_box(format(black_box(t)));
+    }
+}
+
+#[inline(never)]
+fn layout_pass(lexed: &[(&String, Vec<Token>)]) {
+    for (t, tokens) in lexed {
+        black_box(format_valid_tokens(black_box(t), black_box(tokens)));
+    }
+}
+
+#[inline(never)]
+fn terraform_pass(texts: &[&String]) {
+    let options = FormatOptions::terraform();
+    for t in texts {
+        let formatted = format_with(black_box(t), &options);
+        black_box(formatted.is_ok_and(|f| f == **t));
+    }
+}
+
+#[inline(never)]
+fn check_pass(texts: &[&String]) {
+    let options = FormatOptions::terraform();
+    for t in texts {
+        black_box(is_formatted(black_box(t), &options).ok());
     }
 }
 

@@ -134,8 +134,9 @@ impl Folder {
             rustix::fs::statat(&self.fd, name, flags)
                 .map(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory)
         };
-        let mut buffer = Vec::with_capacity(32 * 1024);
-        let mut dir = RawDir::new(&self.fd, buffer.spare_capacity_mut());
+        // On the stack: room for a few hundred entries per system call.
+        let mut buffer = [std::mem::MaybeUninit::uninit(); 8 * 1024];
+        let mut dir = RawDir::new(&self.fd, &mut buffer);
         let mut entries = Vec::new();
         // An error ends the listing (as `std::fs::read_dir` does).
         while let Some(Ok(entry)) = dir.next() {

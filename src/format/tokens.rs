@@ -101,9 +101,11 @@ impl TokenView {
 
     fn build(text: &str, tokens: &[Token], valid: bool) -> TokenView {
         let src = text.as_bytes();
-        // Written by index into a buffer of the largest possible size, so
-        // that the loop makes no calls.
+        // Written into a buffer of the largest possible size, slot after
+        // slot, so that the loop makes no calls and checks no index.
         let mut toks = vec![Tok::PLACEHOLDER; tokens.len()];
+        let mut slots = toks.iter_mut();
+        let mut last: Option<&mut Tok> = None;
         let mut len = 0usize;
         let mut offset = 0u32;
         // Tokens are contiguous and only whitespace is skipped, so the
@@ -112,22 +114,24 @@ impl TokenView {
         for token in tokens {
             let start = offset;
             offset += token.len;
-            match token.kind {
-                WHITESPACE | BOM => continue,
-                NEWLINE if start == prev_end && len > 0 && takes_newline(&toks[len - 1], src) => {
+            match (token.kind, last.as_deref_mut()) {
+                (WHITESPACE | BOM, _) => continue,
+                (NEWLINE, Some(comment)) if start == prev_end && takes_newline(comment, src) => {
                     // The comment just before takes its newline.
-                    let comment = &mut toks[len - 1];
                     comment.end = offset;
                     comment.ends_line = true;
                 }
-                kind => {
-                    toks[len] = Tok {
+                (kind, _) => {
+                    // There are as many slots as tokens.
+                    let Some(slot) = slots.next() else { break };
+                    *slot = Tok {
                         kind,
                         ws: prev_end,
                         start,
                         end: offset,
                         ends_line: kind == NEWLINE,
                     };
+                    last = Some(slot);
                     len += 1;
                 }
             }
