@@ -33,6 +33,7 @@ pub mod lexer;
 mod parse;
 mod parser;
 pub mod refs;
+mod scratch;
 mod syntax_error;
 mod syntax_kind;
 

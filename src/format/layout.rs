@@ -9,6 +9,7 @@ use super::lines::{Line, LineScan};
 use super::spacing::Spacer;
 use super::tokens::{Tok, TokenView};
 use crate::diff::TextEdit;
+use crate::scratch;
 use crate::syntax_kind::SyntaxKind;
 use text_size::{TextRange, TextSize};
 
@@ -26,6 +27,20 @@ pub(crate) struct Layout<'a> {
     set: Chosen,
     /// Spaces to write at the end of the text, if it is rewritten.
     eof: Option<u32>,
+}
+
+thread_local! {
+    /// The line and space vectors of the last layout dropped on this
+    /// thread.
+    static LINES: std::cell::Cell<Vec<Line>> = const { std::cell::Cell::new(Vec::new()) };
+    static SPACES: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for Layout<'_> {
+    fn drop(&mut self) {
+        scratch::give_back(&LINES, std::mem::take(&mut self.lines));
+        scratch::give_back(&SPACES, std::mem::take(&mut self.spaces));
+    }
 }
 
 /// The tokens whose whitespace is rewritten.
@@ -232,8 +247,9 @@ struct Change {
 /// that `=`.
 fn space_lines(toks: &[Tok], src: &str) -> (Vec<Line>, Vec<u32>) {
     let spacer = Spacer::new(src);
-    let mut spaces = vec![0; toks.len()];
-    let mut lines = Vec::with_capacity(toks.len() / 4 + 1);
+    let mut spaces = scratch::take(&SPACES, toks.len());
+    spaces.resize(toks.len(), 0);
+    let mut lines = scratch::take(&LINES, toks.len() / 4 + 1);
     let mut scan = LineScan::new();
     // The token before, in the same line, and the kind of the one before it.
     let mut prev: Option<&Tok> = None;

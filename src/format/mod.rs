@@ -163,6 +163,7 @@ fn lay_out<'a>(text: &'a str, options: &FormatOptions) -> Result<Planned<'a>, Fo
     let (green, errors, tokens) =
         crate::parser::parse_lexed(text, lexed, crate::parser::Entry::File, needs_tree);
     if !errors.is_empty() {
+        crate::lexer::recycle(tokens);
         return Err(FormatError { errors });
     }
     let normalized = green.map(|green| terraform::normalize(text, &green));
@@ -170,11 +171,13 @@ fn lay_out<'a>(text: &'a str, options: &FormatOptions) -> Result<Planned<'a>, Fo
         // The normalizations are built to keep the file valid; should one
         // ever not, the file keeps its original content.
         Some(normalized) if normalized != text && crate::syntax_errors(&normalized).is_empty() => {
+            crate::lexer::recycle(tokens);
             Ok(Planned::Normalized(normalized))
         }
         // Only the layout changes; the tokens are already there.
         _ => {
             let mut layout = Layout::from_valid_tokens(text, &tokens);
+            crate::lexer::recycle(tokens);
             layout.format_all();
             Ok(Planned::Layout(layout))
         }

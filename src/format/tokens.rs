@@ -11,6 +11,12 @@
 
 use super::{bytes, quirks};
 use crate::lexer::{LexOptions, StartMode, Token, tokenize_with};
+use crate::scratch;
+
+thread_local! {
+    /// The token vector of the last view dropped on this thread.
+    static TOKS: std::cell::Cell<Vec<Tok>> = const { std::cell::Cell::new(Vec::new()) };
+}
 use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// One token: its kind and where its text and the whitespace before it lie.
@@ -67,6 +73,12 @@ pub(crate) struct TokenView {
     pub plain_ws: bool,
 }
 
+impl Drop for TokenView {
+    fn drop(&mut self) {
+        scratch::give_back(&TOKS, std::mem::take(&mut self.toks));
+    }
+}
+
 impl TokenView {
     /// Lexes `text` the way the upstream formatter does.
     pub fn new(text: &str) -> TokenView {
@@ -96,14 +108,17 @@ impl TokenView {
                 upstream_compat: true,
             },
         );
-        TokenView::build(text, &lexed.tokens, valid)
+        let view = TokenView::build(text, &lexed.tokens, valid);
+        crate::lexer::recycle(lexed.tokens);
+        view
     }
 
     fn build(text: &str, tokens: &[Token], valid: bool) -> TokenView {
         let src = text.as_bytes();
         // Written into a buffer of the largest possible size, slot after
         // slot, so that the loop makes no calls and checks no index.
-        let mut toks = vec![Tok::PLACEHOLDER; tokens.len()];
+        let mut toks = scratch::take(&TOKS, tokens.len());
+        toks.resize(tokens.len(), Tok::PLACEHOLDER);
         let mut slots = toks.iter_mut();
         let mut last: Option<&mut Tok> = None;
         let mut len = 0usize;

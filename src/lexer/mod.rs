@@ -12,6 +12,10 @@
 
 mod scan;
 
+use std::cell::Cell;
+
+use crate::scratch;
+
 use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// A token: its kind and its length in bytes. Offsets are the running sum of
@@ -98,7 +102,7 @@ pub fn tokenize_with(text: &str, options: LexOptions) -> Lexed {
         // About one token per 4.6 bytes on average, but up to one per 2.5
         // in some files: reserving for one per 2 bytes avoids copying the
         // vector as it grows.
-        tokens: Vec::with_capacity(text.len() / 2 + 16),
+        tokens: scratch::take(&TOKENS, text.len() / 2 + 16),
         errors: Vec::new(),
         modes: Vec::new(),
         braces: 0,
@@ -114,6 +118,18 @@ pub fn tokenize_with(text: &str, options: LexOptions) -> Lexed {
         tokens: lexer.tokens,
         errors: lexer.errors,
     }
+}
+
+thread_local! {
+    /// Token vectors given back with [`recycle`], for the next text lexed on
+    /// this thread.
+    static TOKENS: Cell<Vec<Token>> = const { Cell::new(Vec::new()) };
+}
+
+/// Gives a token vector back once its tokens are no longer needed, so that
+/// the next text lexed on this thread reuses its memory.
+pub(crate) fn recycle(tokens: Vec<Token>) {
+    scratch::give_back(&TOKENS, tokens);
 }
 
 #[derive(Clone, Copy, Debug)]

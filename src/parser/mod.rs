@@ -24,12 +24,19 @@ use builder::{Checkpoint, TreeBuilder};
 use text_size::{TextRange, TextSize};
 
 use crate::lexer::{LexOptions, Lexed, StartMode, Token, tokenize_with};
+use crate::scratch;
 use crate::syntax_error::SyntaxError;
 use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// How deeply constructs may nest before the parser reports an error
 /// instead of recursing further.
 pub const MAX_DEPTH: u32 = 256;
+
+thread_local! {
+    /// The token start offsets of the last parse on this thread, for the
+    /// next one to reuse.
+    static STARTS: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
 
 /// What to parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +66,8 @@ pub(crate) fn parse_text(
             upstream_compat: false,
         },
     );
-    let (green, errors, _) = parse_lexed(text, lexed, entry, build);
+    let (green, errors, tokens) = parse_lexed(text, lexed, entry, build);
+    crate::lexer::recycle(tokens);
     (green, errors)
 }
 
@@ -87,7 +95,7 @@ fn parse_tokens<const B: bool>(
     lexed: Lexed,
     entry: Entry,
 ) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>) {
-    let mut starts = Vec::with_capacity(lexed.tokens.len() + 1);
+    let mut starts = scratch::take(&STARTS, lexed.tokens.len() + 1);
     let mut offset = 0u32;
     for t in &lexed.tokens {
         starts.push(offset);
@@ -121,6 +129,7 @@ fn parse_tokens<const B: bool>(
     }
     debug_assert_eq!(p.pos, p.tokens.len(), "every token must be placed");
     let green = p.builder.finish();
+    scratch::give_back(&STARTS, p.starts);
     let mut errors = p.errors;
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     errors.dedup_by(|a, b| a.range == b.range && a.message == b.message);
