@@ -234,6 +234,17 @@ fn process_text(input: &Input, text: &str, plan: &Plan) -> Outcome {
         ..Outcome::default()
     };
     let options = FormatOptions::with_profile(profile_for(input, plan.profile));
+    let verdict_only =
+        matches!(input, Input::File(_)) && !plan.diff && !plan.write && (plan.list || plan.check);
+    if verdict_only {
+        // Only whether the file would change matters: the formatted text
+        // is not written out.
+        match hclwright::format::is_formatted(text, &options.refusing_syntax_errors()) {
+            Ok(formatted) => outcome.changed = !formatted,
+            Err(e) => outcome.errors = e.render(&name, text),
+        }
+        return outcome;
+    }
     let formatted = match format_checked(text, &name, &options) {
         Ok(formatted) => formatted,
         Err(errors) => {
