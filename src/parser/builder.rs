@@ -3,12 +3,14 @@
 //! rowan's `GreenNodeBuilder` interns every token and small node through a
 //! hash map. Most HCL tokens have a text fixed by their kind and length
 //! (punctuation, newlines, runs of spaces), so here they come from small
-//! arrays; identifiers and other short texts are interned by their source
-//! slice; long unique texts (comments, strings) are allocated directly;
-//! nodes are never hashed.
+//! arrays; identifiers are interned by their text, in a table kept from
+//! one parse to the next on a thread (the same names recur across the files
+//! of a project); other texts (comments, strings, numbers) are mostly
+//! unique and are allocated directly; nodes are never hashed.
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use std::borrow::Borrow;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 use rustc_hash::FxHasher;
@@ -21,6 +23,9 @@ type GreenElement = NodeOrToken<GreenNode, GreenToken>;
 const MAX_INTERNED: usize = 24;
 /// Runs of spaces up to this length come from an array.
 const MAX_SPACES: usize = 64;
+/// The identifier table is emptied when it reaches this size, so that a
+/// long-running process does not keep every name it ever parsed.
+const MAX_IDENTIFIERS: usize = 1 << 16;
 
 /// Builds a green tree from start/finish/token calls, with checkpoints to
 /// wrap what was already built.
@@ -33,28 +38,65 @@ pub(crate) struct TreeBuilder<'t, const B: bool> {
     no_tabs: bool,
     parents: Vec<(SyntaxKind, usize)>,
     children: Vec<GreenElement>,
-    /// Tokens of fixed text, shared by every parse on this thread.
+    /// Tokens of fixed text and identifiers, shared by every parse on
+    /// this thread.
     fixed: FixedTokens,
-    /// Identifiers met so far, by their text.
-    interned: HashMap<&'t [u8], GreenToken, BuildHasherDefault<FxHasher>>,
 }
 
 /// Tokens whose text is determined by kind and length (punctuation,
-/// newlines, runs of spaces). Green tokens are immutable and reference
-/// counted, so one set serves every tree built on a thread.
+/// newlines, runs of spaces), and the identifiers met so far. Green tokens
+/// are immutable and reference counted, so one set serves every tree built
+/// on a thread.
 #[derive(Clone)]
 struct FixedTokens {
     /// Indexed by `kind * 4 + len` (lengths 1..=3).
     by_kind: Vec<Option<GreenToken>>,
     /// Runs of `n` spaces, indexed by `n`.
     spaces: Vec<Option<GreenToken>>,
+    /// Identifiers met so far, by their text.
+    identifiers: HashSet<Identifier, BuildHasherDefault<FxHasher>>,
+}
+
+/// An identifier token in the table, found by its text.
+#[derive(Clone)]
+struct Identifier(GreenToken);
+
+impl Hash for Identifier {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // As the `[u8]` it is looked up by.
+        self.0.text().as_bytes().hash(state);
+    }
+}
+
+impl PartialEq for Identifier {
+    fn eq(&self, other: &Identifier) -> bool {
+        self.0.text() == other.0.text()
+    }
+}
+
+impl Eq for Identifier {}
+
+impl Borrow<[u8]> for Identifier {
+    fn borrow(&self) -> &[u8] {
+        self.0.text().as_bytes()
+    }
 }
 
 impl FixedTokens {
+    /// No tokens and no room for them (when no tree is built).
+    fn empty() -> FixedTokens {
+        FixedTokens {
+            by_kind: Vec::new(),
+            spaces: Vec::new(),
+            identifiers: HashSet::default(),
+        }
+    }
+
     fn new() -> FixedTokens {
         FixedTokens {
             by_kind: vec![None; (ERROR_TOKEN as usize + 1) * 4],
             spaces: vec![None; MAX_SPACES + 1],
+            identifiers: HashSet::default(),
         }
     }
 }
@@ -120,26 +162,18 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
                 no_tabs: false,
                 parents: Vec::new(),
                 children: Vec::new(),
-                fixed: FixedTokens {
-                    by_kind: Vec::new(),
-                    spaces: Vec::new(),
-                },
-                interned: HashMap::default(),
+                fixed: FixedTokens::empty(),
             };
         }
         let fixed = FIXED
             .with(|cell| cell.borrow_mut().take())
             .unwrap_or_else(FixedTokens::new);
-        let mut interned = HashMap::default();
-        // About one distinct identifier per 19 tokens on average.
-        interned.reserve(token_estimate / 12);
         TreeBuilder {
             text,
             no_tabs: !text.as_bytes().contains(&b'\t'),
             parents: Vec::with_capacity(32),
             children: Vec::with_capacity(64.max(token_estimate / 8)),
             fixed,
-            interned,
         }
     }
 
@@ -174,14 +208,20 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
                 .get_or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
                 .clone();
         }
-        // Identifiers repeat (about three uses each); string literals,
-        // numbers and comments mostly do not, and are not worth a lookup.
+        // Identifiers repeat (about three uses each in a file, more across
+        // files); string literals, numbers and comments mostly do not, and
+        // are not worth a lookup.
         if len <= MAX_INTERNED && kind == IDENT {
-            return self
-                .interned
-                .entry(&text.as_bytes()[start..end])
-                .or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
-                .clone();
+            let identifiers = &mut self.fixed.identifiers;
+            if let Some(known) = identifiers.get(&text.as_bytes()[start..end]) {
+                return known.0.clone();
+            }
+            if identifiers.len() >= MAX_IDENTIFIERS {
+                identifiers.clear();
+            }
+            let token = GreenToken::new(kind.into(), &text[start..end]);
+            identifiers.insert(Identifier(token.clone()));
+            return token;
         }
         GreenToken::new(kind.into(), &text[start..end])
     }
@@ -234,13 +274,7 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         }
         debug_assert!(self.parents.is_empty());
         debug_assert_eq!(self.children.len(), 1);
-        let fixed = std::mem::replace(
-            &mut self.fixed,
-            FixedTokens {
-                by_kind: Vec::new(),
-                spaces: Vec::new(),
-            },
-        );
+        let fixed = std::mem::replace(&mut self.fixed, FixedTokens::empty());
         FIXED.with(|cell| *cell.borrow_mut() = Some(fixed));
         match self.children.pop() {
             Some(NodeOrToken::Node(node)) => Some(node),
