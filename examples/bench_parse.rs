@@ -10,7 +10,9 @@
 //! warm-up pass it times each stage `REPS` times over all the files and
 //! reports the best run as MB/s (1 MB = 10^6 bytes):
 //!
-//! - lexing only (`hclwright::lexer::tokenize`);
+//! - lexing only (`hclwright::lexer::tokenize`), keeping every file's
+//!   tokens, and lexing each file and freeing its tokens right away (as
+//!   the parser consumes them);
 //! - full parsing (`hclwright::parse`: lexing, parsing, building the rowan
 //!   tree and the error list);
 //! - checking only (`hclwright::syntax_errors`: the same errors, no tree);
@@ -67,6 +69,11 @@ fn main() {
             .map(|t| hclwright::lexer::tokenize(black_box(t)))
             .collect::<Vec<_>>()
     });
+    let lex_free = best_of(|| {
+        for t in &texts {
+            drop(black_box(hclwright::lexer::tokenize(black_box(t))));
+        }
+    });
     let parse = best_of(|| {
         texts
             .iter()
@@ -99,6 +106,12 @@ fn main() {
     let parse_mbs = mb / parse.as_secs_f64();
     let print_mbs = mb / print.as_secs_f64();
     report("lexer (tokenize)", lex, lex_mbs, Some(LEX_TARGET));
+    report(
+        "lexer + free",
+        lex_free,
+        mb / lex_free.as_secs_f64(),
+        Some(LEX_TARGET),
+    );
     report("parse (parse)", parse, parse_mbs, Some(PARSE_TARGET));
     report(
         "check (syntax_errors)",
