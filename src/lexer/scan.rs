@@ -22,6 +22,7 @@ pub(super) struct Classes<'a> {
     /// Bit `i` set: `src[base + i]` is a space or a tab.
     space: u64,
     /// True if the CPU has AVX2 (32 bytes at a time), checked once.
+    #[cfg(target_arch = "x86_64")]
     wide: bool,
 }
 
@@ -35,8 +36,6 @@ impl<'a> Classes<'a> {
             space: 0,
             #[cfg(target_arch = "x86_64")]
             wide: std::arch::is_x86_feature_detected!("avx2"),
-            #[cfg(not(target_arch = "x86_64"))]
-            wide: false,
         }
     }
 
@@ -115,75 +114,49 @@ fn block_masks(block: &[u8; 64]) -> (u64, u64) {
 /// The identifier and space masks of 16 bytes.
 #[inline]
 fn chunk_masks(chunk: &[u8; 16]) -> (u32, u32) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        (simd::ident_mask(chunk), simd::space_mask(chunk))
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let (mut ident, mut space) = (0, 0);
-        for (i, &b) in chunk.iter().enumerate() {
-            ident |= u32::from(is_ident_byte(b)) << i;
-            space |= u32::from(b == b' ' || b == b'\t') << i;
-        }
-        (ident, space)
-    }
+    (masks::ident_mask(chunk), masks::space_mask(chunk))
 }
 
 /// Number of bytes at the start of `bytes` that continue an ASCII
 /// identifier: letters, digits, `_` and `-`.
 #[inline]
 pub(super) fn ident_run(bytes: &[u8]) -> usize {
-    let mut n = 0;
-    #[cfg(target_arch = "x86_64")]
-    while let Some(chunk) = bytes[n..].first_chunk::<16>() {
-        let mask = simd::ident_mask(chunk);
-        if mask != 0xFFFF {
-            return n + (!mask).trailing_zeros() as usize;
-        }
-        n += 16;
-    }
-    n + bytes[n..]
-        .iter()
-        .position(|&b| !is_ident_byte(b))
-        .unwrap_or(bytes.len() - n)
+    run(bytes, masks::ident_mask, is_ident_byte)
 }
 
 /// Number of bytes at the start of `bytes` that are plain template text:
 /// anything but `"`, `\\`, `$`, `%`, a newline or a carriage return.
 #[inline]
 pub(super) fn literal_run(bytes: &[u8]) -> usize {
-    let mut n = 0;
-    #[cfg(target_arch = "x86_64")]
-    while let Some(chunk) = bytes[n..].first_chunk::<16>() {
-        let mask = simd::literal_mask(chunk);
-        if mask != 0xFFFF {
-            return n + (!mask).trailing_zeros() as usize;
-        }
-        n += 16;
-    }
-    n + bytes[n..]
-        .iter()
-        .position(|&b| !is_literal_byte(b))
-        .unwrap_or(bytes.len() - n)
+    run(bytes, masks::literal_mask, is_literal_byte)
 }
 
 /// Number of bytes at the start of `bytes` before the first newline (all
 /// of them if there is none).
 #[inline]
 pub(super) fn line_run(bytes: &[u8]) -> usize {
+    run(
+        bytes,
+        |chunk| !masks::newline_mask(chunk) & 0xFFFF,
+        |b| b != b'\n',
+    )
+}
+
+/// Number of bytes at the start of `bytes` in a class: `mask` gives the
+/// class of 16 bytes as bits, `in_class` of one byte (for the last bytes).
+#[inline]
+fn run(bytes: &[u8], mask: impl Fn(&[u8; 16]) -> u32, in_class: impl Fn(u8) -> bool) -> usize {
     let mut n = 0;
-    #[cfg(target_arch = "x86_64")]
     while let Some(chunk) = bytes[n..].first_chunk::<16>() {
-        let mask = simd::newline_mask(chunk);
-        if mask != 0 {
-            return n + mask.trailing_zeros() as usize;
+        let bits = mask(chunk);
+        if bits != 0xFFFF {
+            return n + (!bits).trailing_zeros() as usize;
         }
         n += 16;
     }
     n + bytes[n..]
         .iter()
-        .position(|&b| b == b'\n')
+        .position(|&b| !in_class(b))
         .unwrap_or(bytes.len() - n)
 }
 
@@ -197,6 +170,42 @@ fn is_literal_byte(b: u8) -> bool {
 #[inline]
 fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+#[cfg(target_arch = "x86_64")]
+use simd as masks;
+
+#[cfg(not(target_arch = "x86_64"))]
+use portable as masks;
+
+/// The masks with a loop, where there is no SIMD code for the target
+/// (compiled everywhere, so that tests compare it with the SIMD code).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+mod portable {
+    use super::{is_ident_byte, is_literal_byte};
+
+    fn mask(chunk: &[u8; 16], in_class: impl Fn(u8) -> bool) -> u32 {
+        chunk
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (i, &b)| bits | u32::from(in_class(b)) << i)
+    }
+
+    pub(super) fn ident_mask(chunk: &[u8; 16]) -> u32 {
+        mask(chunk, is_ident_byte)
+    }
+
+    pub(super) fn literal_mask(chunk: &[u8; 16]) -> u32 {
+        mask(chunk, is_literal_byte)
+    }
+
+    pub(super) fn newline_mask(chunk: &[u8; 16]) -> u32 {
+        mask(chunk, |b| b == b'\n')
+    }
+
+    pub(super) fn space_mask(chunk: &[u8; 16]) -> u32 {
+        mask(chunk, |b| b == b' ' || b == b'\t')
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -366,6 +375,18 @@ mod tests {
                     let wide = unsafe { simd::block_masks_avx2(&block) };
                     assert_eq!(wide, block_masks(&block), "byte {b} at {at}");
                 }
+            }
+        }
+        // The SIMD masks agree with the portable ones.
+        for b in 0..=255u8 {
+            for at in 0..16 {
+                let mut chunk = [b'a'; 16];
+                chunk[at] = b;
+                chunk[(at * 5 + 2) % 16] = b' ';
+                assert_eq!(masks::ident_mask(&chunk), portable::ident_mask(&chunk));
+                assert_eq!(masks::space_mask(&chunk), portable::space_mask(&chunk));
+                assert_eq!(masks::literal_mask(&chunk), portable::literal_mask(&chunk));
+                assert_eq!(masks::newline_mask(&chunk), portable::newline_mask(&chunk));
             }
         }
         // Runs across block boundaries, from every offset.
