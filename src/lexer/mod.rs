@@ -560,7 +560,7 @@ impl<'a> Lexer<'a> {
             b'#' => (COMMENT, self.line_comment_len(start)),
             b'/' => match next {
                 b'/' => (COMMENT, self.line_comment_len(start)),
-                b'*' => match find(&self.src[start + 2..], b"*/") {
+                b'*' => match find_comment_end(&self.src[start + 2..]) {
                     Some(at) => (COMMENT, at + 4),
                     None if self.compat => (SLASH, 1),
                     None => {
@@ -940,8 +940,16 @@ fn find_newline(haystack: &[u8]) -> Option<usize> {
     (n < haystack.len()).then_some(n)
 }
 
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
+/// Offset of the first `*/` in `haystack`.
+fn find_comment_end(haystack: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        at += scan::star_run(&haystack[at..]);
+        match haystack.get(at + 1)? {
+            b'/' => return Some(at),
+            _ => at += 1,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -142,6 +142,17 @@ pub(super) fn line_run(bytes: &[u8]) -> usize {
     )
 }
 
+/// Number of bytes at the start of `bytes` before the first `*` (all of
+/// them if there is none).
+#[inline]
+pub(super) fn star_run(bytes: &[u8]) -> usize {
+    run(
+        bytes,
+        |chunk| !masks::star_mask(chunk) & 0xFFFF,
+        |b| b != b'*',
+    )
+}
+
 /// Number of bytes at the start of `bytes` in a class: `mask` gives the
 /// class of 16 bytes as bits, `in_class` of one byte (for the last bytes).
 #[inline]
@@ -205,6 +216,10 @@ mod portable {
 
     pub(super) fn space_mask(chunk: &[u8; 16]) -> u32 {
         mask(chunk, |b| b == b' ' || b == b'\t')
+    }
+
+    pub(super) fn star_mask(chunk: &[u8; 16]) -> u32 {
+        mask(chunk, |b| b == b'*')
     }
 }
 
@@ -297,6 +312,16 @@ mod simd {
         }
     }
 
+    /// Bit `i` is set when `chunk[i]` is `*`.
+    #[inline]
+    pub(super) fn star_mask(chunk: &[u8; 16]) -> u32 {
+        // SAFETY: as in `ident_mask`.
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'*' as i8))) as u32
+        }
+    }
+
     /// Bit `i` is set when `chunk[i]` is a newline.
     #[inline]
     pub(super) fn newline_mask(chunk: &[u8; 16]) -> u32 {
@@ -328,7 +353,8 @@ mod tests {
     /// length, whatever the bytes around the run.
     #[test]
     fn runs_match_a_plain_loop() {
-        let samples: [&[u8]; 7] = [
+        let samples: [&[u8]; 8] = [
+            b"/* a ** b * c */ d * e",
             b"abc_DEF-123 xyz",
             b"a_very_long_identifier-with-dashes_and_digits_0123456789.rest",
             b"                          \t\t  \t   x",
@@ -344,6 +370,8 @@ mod tests {
                     let ident = bytes.iter().take_while(|&&b| is_ident_byte(b)).count();
                     let literal = bytes.iter().take_while(|&&b| is_literal_byte(b)).count();
                     let line = bytes.iter().take_while(|&&b| b != b'\n').count();
+                    let star = bytes.iter().take_while(|&&b| b != b'*').count();
+                    assert_eq!(star_run(bytes), star, "{bytes:?}");
                     assert_eq!(ident_run(bytes), ident, "{bytes:?}");
                     assert_eq!(literal_run(bytes), literal, "{bytes:?}");
                     assert_eq!(line_run(bytes), line, "{bytes:?}");
@@ -387,6 +415,7 @@ mod tests {
                 assert_eq!(masks::space_mask(&chunk), portable::space_mask(&chunk));
                 assert_eq!(masks::literal_mask(&chunk), portable::literal_mask(&chunk));
                 assert_eq!(masks::newline_mask(&chunk), portable::newline_mask(&chunk));
+                assert_eq!(masks::star_mask(&chunk), portable::star_mask(&chunk));
             }
         }
         // Runs across block boundaries, from every offset.
