@@ -1,10 +1,13 @@
-//! Runs of bytes of one class, scanned 16 bytes at a time.
+//! Runs of bytes of one class, measured many bytes at a time.
 //!
 //! Identifiers and whitespace are the most frequent tokens; a byte-by-byte
 //! loop pays a mispredicted branch at the end of nearly every run, since
-//! run lengths vary. Here a run is measured with a few SSE2 instructions
-//! per 16 bytes (SSE2 is part of every x86-64 CPU), with a plain loop on
-//! other targets and for the last bytes of the text.
+//! run lengths vary. Here a run is read off a bit mask of the bytes in the
+//! class: [`Classes`] keeps the identifier and space masks of a 64-byte
+//! block (computed with SSE2, part of every x86-64 CPU, or AVX2 where the
+//! CPU has it), and template text, comments and the like are scanned 16
+//! bytes at a time. Other targets build the same masks with a plain loop,
+//! as do the last bytes of the text.
 
 /// Identifier and whitespace bytes of a text as bit masks, one 64-byte
 /// block at a time.
