@@ -13,11 +13,12 @@
 //!   a run of spaces and tabs (or the leading byte order mark) with spaces
 //!   and tabs;
 //! - the terraform profile never panics, and when it succeeds on its own
-//!   output, formatting that output again changes nothing.
+//!   output, formatting that output again changes nothing;
+//! - `is_formatted` answers as `format_with` compared with the input does.
 #![no_main]
 
 use hclwright::diff::apply_edits;
-use hclwright::format::format_edits;
+use hclwright::format::{format_edits, is_formatted};
 use hclwright::{FormatOptions, format, format_with};
 use libfuzzer_sys::fuzz_target;
 
@@ -61,7 +62,13 @@ fuzz_target!(|data: &[u8]| {
     );
 
     let terraform = FormatOptions::terraform();
-    if let Ok(tf) = format_with(text, &terraform)
+    let tf = format_with(text, &terraform);
+    assert_eq!(
+        is_formatted(text, &terraform).ok(),
+        tf.as_ref().ok().map(|tf| tf == text),
+        "is_formatted disagrees with format_with on {text:?}"
+    );
+    if let Ok(tf) = tf
         && let Ok(tf_again) = format_with(&tf, &terraform)
     {
         assert!(
