@@ -162,57 +162,6 @@ struct Lexer<'a> {
     compat: bool,
 }
 
-/// Byte classes for the main-mode dispatch.
-const C_OTHER: u8 = 0;
-const C_SPACE: u8 = 1;
-const C_IDENT: u8 = 2;
-const C_DIGIT: u8 = 3;
-const C_PUNCT: u8 = 4;
-
-static CLASS: [u8; 256] = {
-    let mut t = [C_OTHER; 256];
-    t[b' ' as usize] = C_SPACE;
-    t[b'\t' as usize] = C_SPACE;
-    let mut c = b'a';
-    while c <= b'z' {
-        t[c as usize] = C_IDENT;
-        t[(c - b'a' + b'A') as usize] = C_IDENT;
-        c += 1;
-    }
-    t[b'_' as usize] = C_IDENT;
-    let mut d = b'0';
-    while d <= b'9' {
-        t[d as usize] = C_DIGIT;
-        d += 1;
-    }
-    let p = b"{}[]()=!<>+-*/%&|?:.,\"#\n\r~";
-    let mut i = 0;
-    while i < p.len() {
-        t[p[i] as usize] = C_PUNCT;
-        i += 1;
-    }
-    t
-};
-
-/// True for ASCII bytes that continue an identifier (letters, digits, `_`, `-`).
-static IDENT_CONT: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut c = b'a';
-    while c <= b'z' {
-        t[c as usize] = true;
-        t[(c - b'a' + b'A') as usize] = true;
-        c += 1;
-    }
-    let mut d = b'0';
-    while d <= b'9' {
-        t[d as usize] = true;
-        d += 1;
-    }
-    t[b'_' as usize] = true;
-    t[b'-' as usize] = true;
-    t
-};
-
 impl<'a> Lexer<'a> {
     fn run(&mut self) {
         if self.src.starts_with(b"\xEF\xBB\xBF") {
@@ -364,25 +313,24 @@ impl<'a> Lexer<'a> {
     /// (which [`main_run`](Self::main_run) lexes itself).
     fn main_token(&mut self, b: u8) {
         let start = self.pos;
-        match CLASS[b as usize] {
-            C_DIGIT => {
+        match b {
+            b'0'..=b'9' => {
                 let end = self.number_end(start);
                 self.push(NUMBER, end - start);
             }
-            C_PUNCT => self.punct(start, b),
-            _ => {
-                if b >= 0x80 {
-                    let c = self.char_at(start);
-                    if unicode_ident::is_xid_start(c) {
-                        let end = ident_end(self.text, start + c.len_utf8());
-                        self.push(IDENT, end - start);
-                        return;
-                    }
-                    self.invalid_char(start, c);
-                } else {
-                    self.invalid_char(start, b as char);
+            b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'=' | b'!' | b'<' | b'>' | b'+' | b'-'
+            | b'*' | b'/' | b'%' | b'&' | b'|' | b'?' | b':' | b'.' | b',' | b'"' | b'#'
+            | b'\n' | b'\r' | b'~' => self.punct(start, b),
+            0x80.. => {
+                let c = self.char_at(start);
+                if unicode_ident::is_xid_start(c) {
+                    let end = ident_end(self.text, start + c.len_utf8());
+                    self.push(IDENT, end - start);
+                    return;
                 }
+                self.invalid_char(start, c);
             }
+            _ => self.invalid_char(start, b as char),
         }
     }
 
@@ -503,32 +451,16 @@ impl<'a> Lexer<'a> {
                 b'>' => (FAT_ARROW, 2),
                 _ => (EQ, 1),
             },
-            b'!' => {
-                if next == b'=' {
-                    (NEQ, 2)
-                } else {
-                    (BANG, 1)
-                }
-            }
+            b'!' => one_or_two(next, b'=', BANG, NEQ),
             b'<' => {
-                if next == b'=' {
-                    (LTEQ, 2)
-                } else if next == b'<' {
-                    if let Some(len) = self.heredoc_opener(start) {
-                        return self.begin_heredoc(start, len);
-                    }
-                    (LT, 1)
-                } else {
-                    (LT, 1)
+                if next == b'<'
+                    && let Some(len) = self.heredoc_opener(start)
+                {
+                    return self.begin_heredoc(start, len);
                 }
+                one_or_two(next, b'=', LT, LTEQ)
             }
-            b'>' => {
-                if next == b'=' {
-                    (GTEQ, 2)
-                } else {
-                    (GT, 1)
-                }
-            }
+            b'>' => one_or_two(next, b'=', GT, GTEQ),
             b'+' => (PLUS, 1),
             b'-' => (MINUS, 1),
             b'*' => (STAR, 1),
@@ -543,13 +475,7 @@ impl<'a> Lexer<'a> {
                 }
                 (if b == b'&' { AMP2 } else { PIPE2 }, 2)
             }
-            b':' => {
-                if next == b':' {
-                    (COLON2, 2)
-                } else {
-                    (COLON, 1)
-                }
-            }
+            b':' => one_or_two(next, b':', COLON, COLON2),
             b'.' => {
                 if next == b'.' && self.byte(start + 2) == b'.' {
                     (ELLIPSIS, 3)
@@ -913,7 +839,7 @@ pub(crate) fn line_starts_attribute(src: &[u8], at: usize) -> bool {
     }
     while src
         .get(i)
-        .is_some_and(|&c| IDENT_CONT[c as usize] || c >= 0x80)
+        .is_some_and(|&c| scan::is_ident_byte(c) || c >= 0x80)
     {
         i += 1;
     }
@@ -921,6 +847,13 @@ pub(crate) fn line_starts_attribute(src: &[u8], at: usize) -> bool {
         i += 1;
     }
     src.get(i) == Some(&b'=') && !matches!(src.get(i + 1), Some(b'=' | b'>'))
+}
+
+/// A one-byte operator `one`, or the two-byte `two` when the byte after it
+/// (`next`) is `second`: `!` or `!=`, `>` or `>=`, `:` or `::`.
+#[inline]
+fn one_or_two(next: u8, second: u8, one: SyntaxKind, two: SyntaxKind) -> (SyntaxKind, usize) {
+    if next == second { (two, 2) } else { (one, 1) }
 }
 
 #[inline]

@@ -182,7 +182,7 @@ fn is_literal_byte(b: u8) -> bool {
 
 /// True for the ASCII bytes that continue an identifier.
 #[inline]
-fn is_ident_byte(b: u8) -> bool {
+pub(super) fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
 }
 
