@@ -110,6 +110,19 @@ fn deep_template_directives() {
 }
 
 #[test]
+fn deep_strings_with_the_terraform_profile() {
+    // Nested strings that are not interpolation-only: the terraform
+    // profile's pre-check matches their sequences in one pass (scanning
+    // each level to its end again would take hours here), and the file is
+    // refused for its nesting.
+    on_small_stack(|| {
+        let text = format!("a = {}1{}\n", "\"${".repeat(DEPTH), "}x\"".repeat(DEPTH));
+        let refused = hclwright::format_with(&text, &hclwright::FormatOptions::terraform());
+        assert!(refused.is_err());
+    });
+}
+
+#[test]
 fn moderate_nesting_is_fine() {
     // Real configurations nest a few levels; 100 levels must parse cleanly.
     let text = format!("a = {}1{}\n", "[".repeat(100), "]".repeat(100));

@@ -21,11 +21,26 @@ use crate::syntax_kind::SyntaxKind::*;
 pub(crate) fn may_normalize(text: &str, toks: &[Token]) -> bool {
     let mut line_start = true;
     let mut offset = 0usize;
+    // For each open `${` / `%{`: whether it is a `${` right after `"`.
+    // Sequences are matched in one pass, so that nested strings are not
+    // scanned again for each level.
+    let mut sequences: Vec<bool> = Vec::new();
     for (i, tok) in toks.iter().enumerate() {
         let start = offset;
         offset += tok.len as usize;
         match tok.kind {
-            OPEN_QUOTE if interpolation_only(toks, i) => return true,
+            INTERP_START | DIRECTIVE_START => {
+                sequences.push(tok.kind == INTERP_START && i > 0 && toks[i - 1].kind == OPEN_QUOTE)
+            }
+            // An interpolation-only template: the `}` of a `${` opened
+            // right after `"` closes the string.
+            TEMPLATE_SEQ_END => {
+                if sequences.pop() == Some(true)
+                    && toks.get(i + 1).is_none_or(|t| t.kind == CLOSE_QUOTE)
+                {
+                    return true;
+                }
+            }
             IDENT => {
                 let after = Cursor::new(text, toks, i + 1, offset).skip_trivia();
                 if line_start && has_label_to_normalize(after) {
@@ -45,29 +60,8 @@ pub(crate) fn may_normalize(text: &str, toks: &[Token]) -> bool {
             _ => line_start = false,
         }
     }
-    false
-}
-
-/// At `"` (token `open`) followed by `${`: does the interpolation's `}`
-/// close the string right away? An unterminated one answers true.
-fn interpolation_only(toks: &[Token], open: usize) -> bool {
-    if toks.get(open + 1).map(|t| t.kind) != Some(INTERP_START) {
-        return false;
-    }
-    let mut depth = 0usize;
-    for (j, tok) in toks.iter().enumerate().skip(open + 1) {
-        match tok.kind {
-            INTERP_START | DIRECTIVE_START => depth += 1,
-            TEMPLATE_SEQ_END => {
-                depth -= 1;
-                if depth == 0 {
-                    return toks.get(j + 1).is_none_or(|t| t.kind == CLOSE_QUOTE);
-                }
-            }
-            _ => {}
-        }
-    }
-    true
+    // An unterminated `"${` may still be meant as one.
+    sequences.contains(&true)
 }
 
 /// After `type`: `= list`, `= map`, `= set` (not called) or `= "string"`,
