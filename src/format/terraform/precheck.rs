@@ -35,9 +35,8 @@ pub(crate) fn may_normalize(text: &str, toks: &[Token]) -> bool {
             // An interpolation-only template: the `}` of a `${` opened
             // right after `"` closes the string.
             TEMPLATE_SEQ_END => {
-                if sequences.pop() == Some(true)
-                    && toks.get(i + 1).is_none_or(|t| t.kind == CLOSE_QUOTE)
-                {
+                let after_quote = sequences.pop() == Some(true);
+                if after_quote && toks.get(i + 1).is_none_or(|t| t.kind == CLOSE_QUOTE) {
                     return true;
                 }
             }
