@@ -5,22 +5,23 @@
 //! (punctuation, newlines, runs of spaces), so here they come from small
 //! arrays; identifiers are interned by their text, in a table kept from
 //! one parse to the next on a thread (the same names recur across the files
-//! of a project); other texts (comments, strings, numbers) are mostly
-//! unique and are allocated directly; nodes are never hashed.
-
-use std::borrow::Borrow;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+//! of a project, see `identifiers.rs`); other texts (comments, strings,
+//! numbers) are mostly unique and are allocated directly.
+//!
+//! Nodes are never shared. A third of them repeat exactly (`var`,
+//! `each.value`, `true`) and could be found by kind and children in a
+//! table, but measured on the corpus that made parsing about 20% slower:
+//! a lookup in a thread-wide table and a reference to a node built long
+//! ago miss the cache, where a new node is allocated next to its siblings.
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
-use rustc_hash::FxHasher;
+
+use super::identifiers::{self, Identifiers};
 
 use crate::syntax_kind::SyntaxKind::{self, *};
 
 type GreenElement = NodeOrToken<GreenNode, GreenToken>;
 
-/// Texts longer than this are not interned.
-const MAX_INTERNED: usize = 24;
 /// Runs of spaces up to this length come from an array.
 const MAX_SPACES: usize = 64;
 /// The identifier table is emptied when it reaches this size, so that a
@@ -33,9 +34,6 @@ const MAX_IDENTIFIERS: usize = 1 << 16;
 pub(crate) struct TreeBuilder<'t, const B: bool> {
     /// The text the tokens are slices of.
     text: &'t str,
-    /// True if the text has no tab, so that every whitespace token is a
-    /// run of spaces.
-    no_tabs: bool,
     parents: Vec<(SyntaxKind, usize)>,
     children: Vec<GreenElement>,
     /// Tokens of fixed text and identifiers, shared by every parse on
@@ -47,39 +45,13 @@ pub(crate) struct TreeBuilder<'t, const B: bool> {
 /// newlines, runs of spaces), and the identifiers met so far. Green tokens
 /// are immutable and reference counted, so one set serves every tree built
 /// on a thread.
-#[derive(Clone)]
 struct FixedTokens {
     /// Indexed by `kind * 4 + len` (lengths 1..=3).
     by_kind: Vec<Option<GreenToken>>,
     /// Runs of `n` spaces, indexed by `n`.
     spaces: Vec<Option<GreenToken>>,
     /// Identifiers met so far, by their text.
-    identifiers: HashSet<Identifier, BuildHasherDefault<FxHasher>>,
-}
-
-/// An identifier token in the table, found by its text.
-#[derive(Clone)]
-struct Identifier(GreenToken);
-
-impl Hash for Identifier {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        // As the `[u8]` it is looked up by.
-        self.0.text().as_bytes().hash(state);
-    }
-}
-
-impl PartialEq for Identifier {
-    fn eq(&self, other: &Identifier) -> bool {
-        self.0.text() == other.0.text()
-    }
-}
-
-impl Eq for Identifier {}
-
-impl Borrow<[u8]> for Identifier {
-    fn borrow(&self) -> &[u8] {
-        self.0.text().as_bytes()
-    }
+    identifiers: Identifiers,
 }
 
 impl FixedTokens {
@@ -88,7 +60,7 @@ impl FixedTokens {
         FixedTokens {
             by_kind: Vec::new(),
             spaces: Vec::new(),
-            identifiers: HashSet::default(),
+            identifiers: Identifiers::new(),
         }
     }
 
@@ -96,13 +68,28 @@ impl FixedTokens {
         FixedTokens {
             by_kind: vec![None; (ERROR_TOKEN as usize + 1) * 4],
             spaces: vec![None; MAX_SPACES + 1],
-            identifiers: HashSet::default(),
+            identifiers: Identifiers::new(),
         }
     }
 }
 
 thread_local! {
     static FIXED: std::cell::RefCell<Option<FixedTokens>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A token of its own.
+#[inline(never)]
+fn new_token(kind: SyntaxKind, text: &str) -> GreenToken {
+    GreenToken::new(kind.into(), text)
+}
+
+/// True if `bytes` are all spaces (a run of whitespace may hold tabs).
+#[inline]
+fn all_spaces(bytes: &[u8]) -> bool {
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    let mut words = bytes.chunks_exact(8);
+    words.all(|w| u64::from_ne_bytes(w.try_into().expect("8 bytes")) == SPACES)
+        && words.remainder().iter().all(|&b| b == b' ')
 }
 
 /// A position to wrap later with [`TreeBuilder::start_node_at`].
@@ -159,18 +146,19 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         if !B {
             return TreeBuilder {
                 text,
-                no_tabs: false,
                 parents: Vec::new(),
                 children: Vec::new(),
                 fixed: FixedTokens::empty(),
             };
         }
-        let fixed = FIXED
+        let mut fixed = FIXED
             .with(|cell| cell.borrow_mut().take())
             .unwrap_or_else(FixedTokens::new);
+        if fixed.identifiers.len() >= MAX_IDENTIFIERS {
+            fixed.identifiers.clear();
+        }
         TreeBuilder {
             text,
-            no_tabs: !text.as_bytes().contains(&b'\t'),
             parents: Vec::with_capacity(32),
             children: Vec::with_capacity(64.max(token_estimate / 8)),
             fixed,
@@ -184,46 +172,46 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         if !B {
             return;
         }
-        let token = self.make_token(kind, start as usize, end as usize);
+        let (start, end) = (start as usize, end as usize);
+        let len = end - start;
+        let bytes = &self.text.as_bytes()[start..end];
+        let token = if len <= 3 && fixed_text(kind) {
+            match &self.fixed.by_kind[kind as usize * 4 + len] {
+                Some(token) => token.clone(),
+                None => self.first_use(kind, start, end),
+            }
+        } else if kind == WHITESPACE && len <= MAX_SPACES && all_spaces(bytes) {
+            match &self.fixed.spaces[len] {
+                Some(token) => token.clone(),
+                None => self.first_use(kind, start, end),
+            }
+        } else if kind == IDENT && len <= identifiers::MAX_LEN {
+            // Identifiers repeat (about three uses each in a file, more
+            // across files); string literals, numbers and comments mostly
+            // do not, and are not worth a lookup.
+            let text = self.text;
+            self.fixed
+                .identifiers
+                .get_or_insert(bytes, || new_token(kind, &text[start..end]))
+        } else {
+            new_token(kind, &self.text[start..end])
+        };
         self.children.push(NodeOrToken::Token(token));
     }
 
-    /// The green token for `kind` at `start..end`; the text is sliced only
-    /// when a new token has to be made.
-    #[inline]
-    fn make_token(&mut self, kind: SyntaxKind, start: usize, end: usize) -> GreenToken {
-        let text = self.text;
+    /// The token of fixed text for `kind` at `start..end`, made and kept
+    /// for the next uses.
+    #[cold]
+    #[inline(never)]
+    fn first_use(&mut self, kind: SyntaxKind, start: usize, end: usize) -> GreenToken {
         let len = end - start;
-        if fixed_text(kind) && len <= 3 {
-            let slot = &mut self.fixed.by_kind[kind as usize * 4 + len];
-            return slot
-                .get_or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
-                .clone();
-        }
-        if kind == WHITESPACE
-            && len <= MAX_SPACES
-            && (self.no_tabs || text.as_bytes()[start..end].iter().all(|&b| b == b' '))
-        {
-            return self.fixed.spaces[len]
-                .get_or_insert_with(|| GreenToken::new(kind.into(), &text[start..end]))
-                .clone();
-        }
-        // Identifiers repeat (about three uses each in a file, more across
-        // files); string literals, numbers and comments mostly do not, and
-        // are not worth a lookup.
-        if len <= MAX_INTERNED && kind == IDENT {
-            let identifiers = &mut self.fixed.identifiers;
-            if let Some(known) = identifiers.get(&text.as_bytes()[start..end]) {
-                return known.0.clone();
-            }
-            if identifiers.len() >= MAX_IDENTIFIERS {
-                identifiers.clear();
-            }
-            let token = GreenToken::new(kind.into(), &text[start..end]);
-            identifiers.insert(Identifier(token.clone()));
-            return token;
-        }
-        GreenToken::new(kind.into(), &text[start..end])
+        let slot = if kind == WHITESPACE {
+            &mut self.fixed.spaces[len]
+        } else {
+            &mut self.fixed.by_kind[kind as usize * 4 + len]
+        };
+        slot.get_or_insert_with(|| new_token(kind, &self.text[start..end]))
+            .clone()
     }
 
     /// Starts a node; later children go into it until [`finish_node`](Self::finish_node).
@@ -280,5 +268,45 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
             Some(NodeOrToken::Node(node)) => Some(node),
             _ => unreachable!("the root is always a node"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Identifiers held by this thread's table.
+    fn held() -> usize {
+        FIXED.with(|cell| cell.borrow().as_ref().map_or(0, |f| f.identifiers.len()))
+    }
+
+    #[test]
+    fn the_identifier_table_is_emptied_when_full() {
+        let big: String = (0..MAX_IDENTIFIERS + 10)
+            .map(|i| format!("name{i} = value\n"))
+            .collect();
+        let parse = crate::parse(&big);
+        assert!(parse.errors().is_empty());
+        assert!(held() > MAX_IDENTIFIERS);
+        let small = crate::parse("x = y\n");
+        assert_eq!(small.syntax().to_string(), "x = y\n");
+        assert_eq!(held(), 2, "the next parse starts with an empty table");
+        // The trees keep their tokens.
+        assert_eq!(parse.syntax().to_string(), big);
+    }
+
+    #[test]
+    fn spaces_are_told_from_tabs() {
+        for n in 0..=20 {
+            let spaces = " ".repeat(n);
+            assert!(all_spaces(spaces.as_bytes()));
+            for at in 0..n {
+                let mut mixed = spaces.clone().into_bytes();
+                mixed[at] = b'\t';
+                assert!(!all_spaces(&mixed), "tab at {at} of {n}");
+            }
+        }
+        let parse = crate::parse("a = 1 \t\n b\t=\t\"\t\"\n");
+        assert_eq!(parse.syntax().to_string(), "a = 1 \t\n b\t=\t\"\t\"\n");
     }
 }

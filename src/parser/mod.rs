@@ -18,6 +18,7 @@
 mod body;
 mod builder;
 mod expr;
+mod identifiers;
 mod template;
 
 use rowan::GreenNode;
