@@ -42,8 +42,8 @@ use hclwright::{FormatOptions, format, format_with};
 
 /// Timed passes per stage by default; the best one counts.
 const REPS: usize = 7;
-/// File name endings treated as HCL.
-const EXTENSIONS: &[&str] = &[".tf", ".tfvars", ".hcl", ".nomad"];
+
+mod corpus;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -62,7 +62,7 @@ fn main() {
         }
     }
     throughput(
-        &dir.unwrap_or_else(default_dir),
+        &corpus::folder(dir, "fixtures/format"),
         stage.as_deref(),
         reps.max(1),
     );
@@ -71,16 +71,9 @@ fn main() {
     }
 }
 
-fn default_dir() -> PathBuf {
-    std::env::var_os("HCLWRIGHT_CORPUS")
-        .map(PathBuf::from)
-        .filter(|d| d.is_dir())
-        .unwrap_or_else(|| PathBuf::from("fixtures/format"))
-}
-
 fn throughput(dir: &Path, stage: Option<&str>, reps: usize) {
     let runs = |name: &str| stage.is_none_or(|s| s == name);
-    let texts = load(dir);
+    let texts: Vec<String> = corpus::load(dir).0.into_iter().map(|(_, t)| t).collect();
     if texts.is_empty() {
         eprintln!("no HCL files under {}", dir.display());
         std::process::exit(1);
@@ -101,7 +94,7 @@ fn throughput(dir: &Path, stage: Option<&str>, reps: usize) {
     );
     println!("best of {reps} passes after a warm-up\n");
     if runs("format") {
-        let time = best_of(reps, || format_pass(&all));
+        let time = corpus::best_of(reps, || format_pass(&all));
         report("format (hclfmt layout)", mb(&all), time);
     }
     if runs("layout") {
@@ -109,15 +102,15 @@ fn throughput(dir: &Path, stage: Option<&str>, reps: usize) {
             .iter()
             .map(|t| (*t, hclwright::lexer::tokenize(t).tokens))
             .collect();
-        let time = best_of(reps, || layout_pass(&lexed));
+        let time = corpus::best_of(reps, || layout_pass(&lexed));
         report("layout from parser tokens", mb(&valid), time);
     }
     if runs("terraform") {
-        let time = best_of(reps, || terraform_pass(&valid));
+        let time = corpus::best_of(reps, || terraform_pass(&valid));
         report("format_with(terraform) + compare", mb(&valid), time);
     }
     if runs("check") {
-        let time = best_of(reps, || check_pass(&valid));
+        let time = corpus::best_of(reps, || check_pass(&valid));
         report("is_formatted(terraform)", mb(&valid), time);
     }
 }
@@ -162,40 +155,6 @@ fn report(what: &str, mb: f64, time: Duration) {
         mb / time.as_secs_f64(),
         time.as_secs_f64() * 1e3
     );
-}
-
-fn best_of(reps: usize, mut f: impl FnMut()) -> Duration {
-    f();
-    (0..reps)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
-}
-
-fn load(dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if path.is_dir() {
-                stack.push(path);
-            } else if EXTENSIONS.iter().any(|e| name.ends_with(e))
-                && let Ok(text) = std::fs::read_to_string(&path)
-            {
-                out.push(text);
-            }
-        }
-    }
-    out
 }
 
 /// Times both tools on `dir` and compares their file lists.

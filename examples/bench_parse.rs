@@ -26,8 +26,10 @@
 //! allocator parsing is slower, as parsing builds many small tree nodes).
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use corpus::best_of;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -38,12 +40,13 @@ const REPS: usize = 15;
 const PARSE_TARGET: f64 = 170.0;
 /// Target throughput of `hclwright::lexer::tokenize`, MB/s.
 const LEX_TARGET: f64 = 1000.0;
-/// File name endings treated as HCL.
-const EXTENSIONS: &[&str] = &[".tf", ".tfvars", ".hcl", ".nomad"];
+
+mod corpus;
 
 fn main() {
-    let dir = source_dir();
-    let (texts, skipped) = load(&dir);
+    let dir = corpus::folder(std::env::args_os().nth(1).map(PathBuf::from), "fixtures");
+    let (files, skipped) = corpus::load(&dir);
+    let texts: Vec<String> = files.into_iter().map(|(_, text)| text).collect();
     if texts.is_empty() {
         eprintln!("no HCL files under {}", dir.display());
         std::process::exit(1);
@@ -63,31 +66,31 @@ fn main() {
     );
     println!("best of {REPS} runs after a warm-up; allocator: mimalloc\n");
 
-    let lex = best_of(|| {
+    let lex = best_of(REPS, || {
         texts
             .iter()
             .map(|t| hclwright::lexer::tokenize(black_box(t)))
             .collect::<Vec<_>>()
     });
-    let lex_free = best_of(|| {
+    let lex_free = best_of(REPS, || {
         for t in &texts {
             drop(black_box(hclwright::lexer::tokenize(black_box(t))));
         }
     });
-    let parse = best_of(|| {
+    let parse = best_of(REPS, || {
         texts
             .iter()
             .map(|t| hclwright::parse(black_box(t)))
             .collect::<Vec<_>>()
     });
     // Checking only: the same errors as `parse`, without building a tree.
-    let check = best_of(|| {
+    let check = best_of(REPS, || {
         texts
             .iter()
             .map(|t| hclwright::syntax_errors(black_box(t)))
             .collect::<Vec<_>>()
     });
-    let parse_free = best_of(|| {
+    let parse_free = best_of(REPS, || {
         for t in &texts {
             drop(black_box(hclwright::parse(black_box(t))));
         }
@@ -95,7 +98,7 @@ fn main() {
     let parsed: Vec<hclwright::Parse> = texts.iter().map(|t| hclwright::parse(t)).collect();
     let printed: usize = parsed.iter().map(|p| p.syntax().to_string().len()).sum();
     assert_eq!(printed, bytes, "printing is not lossless");
-    let print = best_of(|| {
+    let print = best_of(REPS, || {
         parsed
             .iter()
             .map(|p| p.syntax().to_string())
@@ -131,77 +134,6 @@ fn main() {
         parse.as_secs_f64() / lex.as_secs_f64(),
         100.0 * (1.0 - lex.as_secs_f64() / parse.as_secs_f64()).max(0.0)
     );
-}
-
-/// The folder to read: the first argument, `$HCLWRIGHT_CORPUS`, or
-/// `fixtures/`.
-fn source_dir() -> PathBuf {
-    if let Some(arg) = std::env::args_os().nth(1) {
-        return PathBuf::from(arg);
-    }
-    if let Some(corpus) = std::env::var_os("HCLWRIGHT_CORPUS") {
-        let corpus = PathBuf::from(corpus);
-        if corpus.is_dir() {
-            return corpus;
-        }
-        eprintln!(
-            "note: HCLWRIGHT_CORPUS={} is not a folder; using fixtures/",
-            corpus.display()
-        );
-    }
-    PathBuf::from("fixtures")
-}
-
-/// Reads every HCL file under `dir` (sorted, recursively); returns the
-/// texts and how many files were skipped as not UTF-8.
-fn load(dir: &Path) -> (Vec<String>, usize) {
-    let mut paths = Vec::new();
-    collect(dir, &mut paths);
-    paths.sort();
-    let mut texts = Vec::new();
-    let mut skipped = 0;
-    for path in paths {
-        match std::fs::read(&path).map(String::from_utf8) {
-            Ok(Ok(text)) => texts.push(text),
-            Ok(Err(_)) => skipped += 1,
-            Err(e) => eprintln!("{}: {e}", path.display()),
-        }
-    }
-    (texts, skipped)
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("cannot read {}", dir.display());
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if let Some(name) = path.file_name().and_then(|n| n.to_str())
-            && EXTENSIONS.iter().any(|ext| name.ends_with(ext))
-        {
-            out.push(path);
-        }
-    }
-}
-
-/// Runs `f` once to warm up, then `REPS` times; returns the fastest run.
-/// What `f` returns is freed after the clock stops, so the times do not
-/// include dropping the results.
-fn best_of<T>(mut f: impl FnMut() -> T) -> Duration {
-    drop(black_box(f()));
-    (0..REPS)
-        .map(|_| {
-            let start = Instant::now();
-            let out = black_box(f());
-            let elapsed = start.elapsed();
-            drop(out);
-            elapsed
-        })
-        .min()
-        .expect("REPS > 0")
 }
 
 fn report(stage: &str, time: Duration, mbs: f64, target: Option<f64>) {

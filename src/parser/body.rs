@@ -29,7 +29,7 @@ pub(super) fn file<const B: bool>(p: &mut Parser<'_, B>) {
 /// (left in place for the block).
 fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
     let saved = p.nl_significant;
-    p.nl_significant = true;
+    p.set_newlines(true);
     let mut seen = SeenNames::default();
     loop {
         if !at_line_start(p) {
@@ -84,7 +84,7 @@ fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
             }
         }
     }
-    p.nl_significant = saved;
+    p.set_newlines(saved);
 }
 
 /// The attribute names set so far in one body, to report redefinitions.

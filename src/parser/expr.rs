@@ -12,7 +12,7 @@ const MAX_CHAIN: u32 = 4 * MAX_DEPTH;
 /// if the expression were in parentheses.
 pub(super) fn expr_root<const B: bool>(p: &mut Parser<'_, B>) {
     p.start_raw(EXPR_ROOT);
-    p.nl_significant = false;
+    p.set_newlines(false);
     if p.at_end() {
         p.error_expected("an expression");
     } else {
@@ -542,9 +542,9 @@ fn recover_object_line<const B: bool>(p: &mut Parser<'_, B>) -> bool {
         }
         // Inside brackets newlines are part of the junk.
         let saved = p.nl_significant;
-        p.nl_significant = balance <= 0;
+        p.set_newlines(balance <= 0);
         p.bump();
-        p.nl_significant = saved;
+        p.set_newlines(saved);
     }
     if opened {
         p.finish();

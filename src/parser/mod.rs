@@ -114,7 +114,7 @@ fn parse_tokens<const B: bool>(
         errors: Vec::new(),
         nl_significant: true,
         depth: 0,
-        next_sig: std::cell::Cell::new((usize::MAX, false, 0)),
+        next: 0,
         last_sig_end: 0,
         lex_error_starts: lexed.errors.iter().map(|e| e.offset).collect(),
         last_error_start: None,
@@ -125,6 +125,7 @@ fn parse_tokens<const B: bool>(
             e.message.clone(),
         ));
     }
+    p.next = p.nth_index_from(0, 0);
     match entry {
         Entry::File => body::file(&mut p),
         Entry::Expr => expr::expr_root(&mut p),
@@ -154,8 +155,10 @@ pub(crate) struct Parser<'t, const B: bool> {
     nl_significant: bool,
     /// Current nesting depth, see [`MAX_DEPTH`].
     depth: u32,
-    /// Cache of `nth_index(0)`: `(pos, nl_significant, index)`.
-    next_sig: std::cell::Cell<(usize, bool, usize)>,
+    /// Raw index of the next significant token at or after `pos` (or
+    /// `tokens.len()`), kept up to date as `pos` and `nl_significant`
+    /// change.
+    next: usize,
     /// End offset of the last significant (non-trivia, non-newline) token
     /// placed, to report a missing closer where it belongs.
     last_sig_end: u32,
@@ -178,19 +181,11 @@ impl<'t, const B: bool> Parser<'t, B> {
     /// `tokens.len()` at the end).
     #[inline]
     fn nth_index(&self, n: usize) -> usize {
-        let (pos, nl, idx) = self.next_sig.get();
-        if pos == self.pos && nl == self.nl_significant {
-            if n == 0 {
-                return idx;
-            }
-            return self.nth_index_from(idx + 1, n - 1);
-        }
-        let idx = self.nth_index_from(self.pos, 0);
-        self.next_sig.set((self.pos, self.nl_significant, idx));
+        debug_assert_eq!(self.next, self.nth_index_from(self.pos, 0));
         if n == 0 {
-            idx
+            self.next
         } else {
-            self.nth_index_from(idx + 1, n - 1)
+            self.nth_index_from(self.next + 1, n - 1)
         }
     }
 
@@ -273,6 +268,9 @@ impl<'t, const B: bool> Parser<'t, B> {
         let (start, end) = (self.starts[i], self.starts[i + 1]);
         self.builder.token(kind, start, end);
         self.pos += 1;
+        if i == self.next {
+            self.next = self.nth_index_from(self.pos, 0);
+        }
         if !matches!(kind, WHITESPACE | COMMENT | NEWLINE) {
             self.last_sig_end = end;
         }
@@ -500,10 +498,19 @@ impl<'t, const B: bool> Parser<'t, B> {
     /// Runs `f` with newline significance set to `significant`.
     fn with_newlines<R>(&mut self, significant: bool, f: impl FnOnce(&mut Self) -> R) -> R {
         let saved = self.nl_significant;
-        self.nl_significant = significant;
+        self.set_newlines(significant);
         let r = f(self);
-        self.nl_significant = saved;
+        self.set_newlines(saved);
         r
+    }
+
+    /// Makes newlines significant or not from here on.
+    #[inline]
+    fn set_newlines(&mut self, significant: bool) {
+        if self.nl_significant != significant {
+            self.nl_significant = significant;
+            self.next = self.nth_index_from(self.pos, 0);
+        }
     }
 
     /// Places all remaining tokens (at the end of an entry point).

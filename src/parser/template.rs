@@ -20,7 +20,7 @@ enum Ctx {
 /// Entry point for a standalone template.
 pub(super) fn template_root<const B: bool>(p: &mut Parser<'_, B>) {
     p.start_raw(TEMPLATE_ROOT);
-    p.nl_significant = false;
+    p.set_newlines(false);
     loop {
         parts(p, Ctx::Bare);
         match p.raw(p.pos) {
