@@ -140,6 +140,9 @@ fn postfix<const B: bool>(p: &mut Parser<'_, B>) {
         return;
     }
     let mut links = 0u32;
+    // Inside the traversal of an attribute-only splat (`x.*.a.0`), which
+    // only `.name` and `.N` continue, as upstream parses it.
+    let mut in_attribute_splat = false;
     loop {
         let kind = match p.current() {
             Some(DOT) => match p.nth(1) {
@@ -171,20 +174,21 @@ fn postfix<const B: bool>(p: &mut Parser<'_, B>) {
         if p.at(DOT) {
             p.bump();
             if p.at(NUMBER) {
-                let text = p.nth_text(0);
-                if !text.bytes().all(|b| b.is_ascii_digit()) {
+                legacy_index(p);
+            } else if kind == SPLAT {
+                if in_attribute_splat {
                     let range = p.current_range();
                     p.error_at(
                         range,
-                        format!(
-                            "invalid legacy index `.{text}`: only a whole number may follow `.`; write `[{}]` instead",
-                            text.replace('.', "][")
-                        ),
+                        "nested splat: `.*` cannot continue the traversal of another `.*` splat; \
+                         put the first one in parentheses or use `[*]`",
                     );
                 }
+                in_attribute_splat = true;
             }
             p.bump(); // name, number or `*`
         } else {
+            in_attribute_splat = false;
             p.bump(); // `[`
             p.with_newlines(false, |p| {
                 if kind == SPLAT {
@@ -203,6 +207,25 @@ fn postfix<const B: bool>(p: &mut Parser<'_, B>) {
         p.finish();
         links += 1;
     }
+}
+
+/// Checks the number of a legacy index `.N` (the next token). As upstream,
+/// a number with an exponent is a whole number, but one with a fraction is
+/// the ambiguous `x.0.1` (a number `0.1`, not two indices).
+fn legacy_index<const B: bool>(p: &mut Parser<'_, B>) {
+    let text = p.nth_text(0);
+    let message = if text.contains('.') {
+        format!(
+            "invalid legacy index `.{text}`: only a whole number may follow `.`; write `[{}]` instead",
+            text.replace('.', "][")
+        )
+    } else if !valid_number(text) {
+        format!("invalid number literal `{text}`")
+    } else {
+        return;
+    };
+    let range = p.current_range();
+    p.error_at(range, message);
 }
 
 /// A term without suffixes. `false` if none starts here.
