@@ -11,6 +11,10 @@
 //! sequence or an object.
 
 mod scan;
+mod unicode;
+mod unicode_tables;
+
+pub(crate) use unicode::{is_id_continue, is_id_start};
 
 use std::cell::Cell;
 
@@ -323,7 +327,7 @@ impl<'a> Lexer<'a> {
             | b'\n' | b'\r' | b'~' => self.punct(start, b),
             0x80.. => {
                 let c = self.char_at(start);
-                if unicode_ident::is_xid_start(c) {
+                if unicode::is_id_start(c) {
                     let end = ident_end(self.text, start + c.len_utf8());
                     self.push(IDENT, end - start);
                     return;
@@ -346,7 +350,10 @@ impl<'a> Lexer<'a> {
             '\'' => "invalid character `'`: strings are written in double quotes".to_string(),
             ';' => "invalid character `;`: statements are separated by newlines".to_string(),
             c if c.is_control() => format!("invalid character U+{:04X}", c as u32),
-            c => format!("invalid character `{c}`"),
+            c if c.is_ascii() => format!("invalid character `{c}`"),
+            // The code point too: the character may be invisible (U+200D)
+            // or look like an ASCII one.
+            c => format!("invalid character `{c}` (U+{:04X})", c as u32),
         };
         self.error(start, len, what);
         self.push(ERROR_TOKEN, len);
@@ -568,7 +575,7 @@ impl<'a> Lexer<'a> {
             i += 1;
         } else if first >= 0x80 {
             let c = self.char_at(i);
-            if !unicode_ident::is_xid_start(c) {
+            if !unicode::is_id_start(c) {
                 return None;
             }
             i += c.len_utf8();
@@ -803,7 +810,7 @@ fn unicode_ident_end(text: &str, mut i: usize) -> usize {
         i += scan::ident_run(&src[i..]);
         if i < src.len() && src[i] >= 0x80 {
             let c = text[i..].chars().next().unwrap_or('\0');
-            if unicode_ident::is_xid_continue(c) {
+            if unicode::is_id_continue(c) {
                 i += c.len_utf8();
                 continue;
             }
@@ -830,7 +837,7 @@ pub(crate) fn line_starts_attribute(src: &[u8], at: usize) -> bool {
             else {
                 return false;
             };
-            if !unicode_ident::is_xid_start(ch) {
+            if !unicode::is_id_start(ch) {
                 return false;
             }
             i += ch.len_utf8();

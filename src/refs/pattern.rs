@@ -326,12 +326,11 @@ impl<'a> Reader<'a> {
 fn identifier_len(s: &str) -> usize {
     let mut chars = s.char_indices();
     match chars.next() {
-        Some((_, c)) if c.is_ascii_alphabetic() || c == '_' || unicode_ident::is_xid_start(c) => {}
+        Some((_, c)) if c.is_ascii_alphabetic() || c == '_' || crate::lexer::is_id_start(c) => {}
         _ => return 0,
     }
     for (i, c) in chars {
-        if !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || unicode_ident::is_xid_continue(c))
-        {
+        if !(c.is_ascii_alphanumeric() || c == '_' || c == '-' || crate::lexer::is_id_continue(c)) {
             return i;
         }
     }
