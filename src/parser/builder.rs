@@ -13,6 +13,12 @@
 //! table, but measured on the corpus that made parsing about 20% slower:
 //! a lookup in a thread-wide table and a reference to a node built long
 //! ago miss the cache, where a new node is allocated next to its siblings.
+//!
+//! Each use of a shared token is an atomic increment of its reference
+//! count, which profiles blame for a large share of the parse. Counting the
+//! uses per parse and adding them once at the end was measured no faster:
+//! the increment mostly waits for the writes of the tree before it, which
+//! remain.
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 
