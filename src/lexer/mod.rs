@@ -754,17 +754,27 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
+        if let Some(at_newline) = self.template_text(start)
+            && let Some(Mode::Heredoc { start_of_line, .. }) = self.modes.last_mut()
+        {
+            *start_of_line = at_newline;
+        }
+    }
+
+    /// Template text at `start`: a `${` or `%{` sequence, a lone carriage
+    /// return, or literal text up to the end of the line. For literal
+    /// text, returns whether it ended at a newline.
+    fn template_text(&mut self, start: usize) -> Option<bool> {
         if let Some(kind) = self.sequence_at(start) {
-            return self.begin_sequence(kind);
+            self.begin_sequence(kind);
+            return None;
         }
         if self.lone_carriage_return(start) {
-            return;
+            return None;
         }
         let (end, at_newline) = self.literal_line_end(start);
         self.push(TEMPLATE_LITERAL, end - start);
-        if let Some(Mode::Heredoc { start_of_line, .. }) = self.modes.last_mut() {
-            *start_of_line = at_newline;
-        }
+        Some(at_newline)
     }
 
     /// In template text (tree mode), a carriage return not followed by a
@@ -778,15 +788,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn bare_token(&mut self) {
-        let start = self.pos;
-        if let Some(kind) = self.sequence_at(start) {
-            return self.begin_sequence(kind);
-        }
-        if self.lone_carriage_return(start) {
-            return;
-        }
-        let (end, _) = self.literal_line_end(start);
-        self.push(TEMPLATE_LITERAL, end - start);
+        self.template_text(self.pos);
     }
 }
 
