@@ -687,21 +687,27 @@ impl<'a> Lexer<'a> {
                         i += utf8_len(src[i]);
                     }
                 }
-                b'$' | b'%' => {
-                    let c = src[i];
-                    if self.byte(i + 1) == b'{' {
-                        break;
-                    }
-                    if self.byte(i + 1) == c && self.byte(i + 2) == b'{' {
-                        i += 3; // `$${` or `%%{`: an escaped sequence start
-                    } else {
-                        i += 1;
-                    }
-                }
+                b'$' | b'%' => match self.past_escaped_sequence(i) {
+                    Some(next) => i = next,
+                    None => break,
+                },
                 _ => i += 1,
             }
         }
         i
+    }
+
+    /// At a `$` or `%` in template text: `None` if it starts a `${` or `%{`
+    /// sequence, else where the text goes on (past `$${` or `%%{`, an
+    /// escaped sequence start, or past the lone `$` or `%`).
+    #[inline]
+    fn past_escaped_sequence(&self, i: usize) -> Option<usize> {
+        let c = self.src[i];
+        match (self.byte(i + 1), self.byte(i + 2)) {
+            (b'{', _) => None,
+            (next, b'{') if next == c => Some(i + 3),
+            _ => Some(i + 1),
+        }
     }
 
     /// Scans literal template text from `start` until a sequence start or
@@ -719,17 +725,10 @@ impl<'a> Lexer<'a> {
                 // template text (upstream rejects it); the caller makes it
                 // an error token.
                 b'\r' if !self.compat && self.byte(i + 1) != b'\n' => return (i, false),
-                b'$' | b'%' => {
-                    let c = src[i];
-                    if self.byte(i + 1) == b'{' {
-                        return (i, false);
-                    }
-                    if self.byte(i + 1) == c && self.byte(i + 2) == b'{' {
-                        i += 3;
-                    } else {
-                        i += 1;
-                    }
-                }
+                b'$' | b'%' => match self.past_escaped_sequence(i) {
+                    Some(next) => i = next,
+                    None => return (i, false),
+                },
                 _ => i += 1,
             }
         }

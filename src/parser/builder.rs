@@ -180,13 +180,13 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         }
         let (start, end) = (start as usize, end as usize);
         let len = end - start;
-        let bytes = &self.text.as_bytes()[start..end];
+        let bytes = || &self.text.as_bytes()[start..end];
         let token = if len <= 3 && fixed_text(kind) {
             match &self.fixed.by_kind[kind as usize * 4 + len] {
                 Some(token) => token.clone(),
                 None => self.first_use(kind, start, end),
             }
-        } else if kind == WHITESPACE && len <= MAX_SPACES && all_spaces(bytes) {
+        } else if kind == WHITESPACE && len <= MAX_SPACES && all_spaces(bytes()) {
             match &self.fixed.spaces[len] {
                 Some(token) => token.clone(),
                 None => self.first_use(kind, start, end),
@@ -198,7 +198,7 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
             let text = self.text;
             self.fixed
                 .identifiers
-                .get_or_insert(bytes, || new_token(kind, &text[start..end]))
+                .get_or_insert(bytes(), || new_token(kind, &text[start..end]))
         } else {
             new_token(kind, &self.text[start..end])
         };
