@@ -27,19 +27,12 @@ use builder::{Checkpoint, TreeBuilder};
 use text_size::{TextRange, TextSize};
 
 use crate::lexer::{LexOptions, Lexed, StartMode, Token, tokenize_with};
-use crate::scratch;
 use crate::syntax_error::SyntaxError;
 use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// How deeply constructs may nest before the parser reports an error
 /// instead of recursing further.
 pub const MAX_DEPTH: u32 = 256;
-
-thread_local! {
-    /// The token start offsets of the last parse on this thread, for the
-    /// next one to reuse.
-    static STARTS: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
-}
 
 /// What to parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,18 +91,11 @@ fn parse_tokens<const B: bool>(
     lexed: Lexed,
     entry: Entry,
 ) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>) {
-    let mut starts = scratch::take(&STARTS, lexed.tokens.len() + 1);
-    let mut offset = 0u32;
-    for t in &lexed.tokens {
-        starts.push(offset);
-        offset += t.len;
-    }
-    starts.push(offset);
     let mut p = Parser {
         text,
         tokens: &lexed.tokens,
-        starts,
         pos: 0,
+        offset: 0,
         builder: TreeBuilder::<B>::new(text, lexed.tokens.len()),
         errors: Vec::new(),
         nl_significant: true,
@@ -133,7 +119,6 @@ fn parse_tokens<const B: bool>(
     }
     debug_assert_eq!(p.pos, p.tokens.len(), "every token must be placed");
     let green = p.builder.finish();
-    scratch::give_back(&STARTS, p.starts);
     let mut errors = p.errors;
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     errors.dedup_by(|a, b| a.range == b.range && a.message == b.message);
@@ -145,10 +130,11 @@ fn parse_tokens<const B: bool>(
 pub(crate) struct Parser<'t, const B: bool> {
     text: &'t str,
     tokens: &'t [Token],
-    /// Start offset of each token, plus the end of the text.
-    starts: Vec<u32>,
     /// Index of the next raw token to place in the tree.
     pos: usize,
+    /// Start offset of the token at `pos` (the lexer gives lengths; the
+    /// offsets of other tokens are counted from here when needed).
+    offset: u32,
     builder: TreeBuilder<'t, B>,
     errors: Vec<SyntaxError>,
     /// Whether newlines are significant in the current context.
@@ -221,12 +207,26 @@ impl<'t, const B: bool> Parser<'t, B> {
         self.current() == Some(kind)
     }
 
+    /// Start offset of the raw token at index `i` (or the end of the
+    /// text for `tokens.len()`), counted from the token at `pos`: lookahead
+    /// and look-behind rarely go more than a few tokens away.
+    #[inline]
+    fn start_of(&self, i: usize) -> u32 {
+        if i >= self.pos {
+            let skipped: u32 = self.tokens[self.pos..i].iter().map(|t| t.len).sum();
+            self.offset + skipped
+        } else {
+            let back: u32 = self.tokens[i..self.pos].iter().map(|t| t.len).sum();
+            self.offset - back
+        }
+    }
+
     /// Text of the token at raw index `i`.
     #[inline]
     fn text_at(&self, i: usize) -> &'t str {
-        let start = self.starts[i] as usize;
-        let end = self.starts[i + 1] as usize;
-        &self.text[start..end]
+        let start = self.start_of(i);
+        let end = start + self.tokens[i].len;
+        &self.text[start as usize..end as usize]
     }
 
     /// Text of the `n`-th significant token ("" at the end).
@@ -265,9 +265,11 @@ impl<'t, const B: bool> Parser<'t, B> {
             return;
         };
         let kind = token.kind;
-        let (start, end) = (self.starts[i], self.starts[i + 1]);
+        let start = self.offset;
+        let end = start + token.len;
         self.builder.token(kind, start, end);
         self.pos += 1;
+        self.offset = end;
         if i == self.next {
             self.next = self.nth_index_from(self.pos, 0);
         }
@@ -282,6 +284,7 @@ impl<'t, const B: bool> Parser<'t, B> {
         let next = self.nth_index(0);
         if !B {
             // Trivia has nothing else to record.
+            self.offset = self.start_of(next);
             self.pos = next;
             return;
         }
@@ -356,12 +359,8 @@ impl<'t, const B: bool> Parser<'t, B> {
     /// Range of the next significant token (empty at the end of the text).
     fn current_range(&self) -> TextRange {
         let i = self.nth_index(0);
-        let start = self.starts[i.min(self.tokens.len())];
-        let end = if i < self.tokens.len() {
-            self.starts[i + 1]
-        } else {
-            start
-        };
+        let start = self.start_of(i);
+        let end = start + self.tokens.get(i).map_or(0, |t| t.len);
         TextRange::new(start.into(), end.into())
     }
 
@@ -408,7 +407,7 @@ impl<'t, const B: bool> Parser<'t, B> {
 
     /// Range of the raw token at `i`.
     fn token_range(&self, i: usize) -> TextRange {
-        TextRange::new(self.starts[i].into(), self.starts[i + 1].into())
+        TextRange::at(self.start_of(i).into(), self.tokens[i].len.into())
     }
 
     /// Wraps tokens in an `ERROR` node, keeping brackets balanced, until
@@ -529,7 +528,7 @@ impl<'t, const B: bool> Parser<'t, B> {
     }
 
     fn offset(&self) -> TextSize {
-        self.starts[self.pos].into()
+        self.offset.into()
     }
 }
 

@@ -261,7 +261,7 @@ fn starts_attribute_line<const B: bool>(p: &Parser<'_, B>, i: usize) -> bool {
     }
     j > 0
         && p.raw(j - 1) == Some(NEWLINE)
-        && crate::lexer::line_starts_attribute(p.text.as_bytes(), p.starts[j] as usize)
+        && crate::lexer::line_starts_attribute(p.text.as_bytes(), p.start_of(j) as usize)
 }
 
 /// `%{ if c } … %{ else } … %{ endif }`.
@@ -334,7 +334,7 @@ fn check_escapes<const B: bool>(p: &mut Parser<'_, B>) {
     if !text.contains('\\') {
         return;
     }
-    let base = p.starts[p.pos];
+    let base = p.offset;
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
