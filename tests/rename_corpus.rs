@@ -1,6 +1,7 @@
 //! A property over the real-world corpus: renaming a reference prefix to a
 //! fresh name and back restores every file exactly, the renamed file still
-//! parses, and every edit stays inside a matched reference.
+//! parses, every edit stays inside a matched reference, and
+//! `Document::rename_prefix` makes exactly the same change.
 //!
 //! For each valid file, up to `PREFIXES_PER_FILE` distinct prefixes of its
 //! references are renamed twice: the last name replaced by a fresh one
@@ -58,6 +59,17 @@ fn round_trip(path: &Path, text: &str, from: &str, to: &str) -> usize {
     let context = format!("{}: {from} -> {to}", path.display());
     common::assert_edits_inside_matches(&forward, &parse.syntax(), &renamed, &context);
     let new_text = apply_edits(text, &renamed.edits).unwrap();
+    // The document API renames the same way, and nothing else.
+    let mut doc = hclwright::Document::parse(text).unwrap();
+    assert_eq!(
+        doc.rename_prefix(from, to).unwrap(),
+        renamed.matches,
+        "{context}"
+    );
+    assert!(
+        doc.to_string() == new_text,
+        "{context}: Document::rename_prefix differs"
+    );
     let back = Rename::parse(to, from)
         .unwrap()
         .rename_text(&new_text)

@@ -21,6 +21,10 @@ impl Document {
     /// Renames every reference that starts with `from` so that it starts
     /// with `to` (see [`Rename`]); returns how many references matched.
     ///
+    /// Only the matched steps change, as with [`Rename::rename_text`]: the
+    /// spaces, comments and alignment around them stay as they are, even
+    /// in a file that is not in the canonical layout.
+    ///
     /// ```
     /// let mut doc = hclwright::Document::parse("a = var.region # where\nb = \"${var.region}-x\"\n").unwrap();
     /// assert_eq!(doc.rename_prefix("var.region", "local.region").unwrap(), 2);
@@ -37,7 +41,8 @@ impl Document {
             .into_iter()
             .map(|e| Replacement::new(e.range, e.new_text))
             .collect();
-        self.edit(reps)?;
+        // Replaced verbatim: a rename is not a new value to lay out.
+        self.apply(reps)?;
         Ok(renamed.matches)
     }
 }
