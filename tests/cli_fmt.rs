@@ -207,9 +207,33 @@ fn stdin_goes_to_stdout() {
         stdout(&out),
         "--- old/<stdin>\n+++ new/<stdin>\n@@ -1 +1 @@\n-a=1\n+a = 1\n"
     );
-    // CRLF and a missing final newline are kept.
+    // CRLF and a missing final newline are kept (hclfmt prints the text
+    // as it is).
     let out = run_with_stdin(dir.path(), &["-"], "a=1\r\nb=2");
     assert_eq!(stdout(&out), "a = 1\r\nb = 2");
+    // terraform ends what it prints with a newline (checked against
+    // `terraform fmt -`: `a = 1\r\nb = 2\n`, and `\n` for no input).
+    let out = run_with_stdin(dir.path(), &["-profile=terraform", "-"], "a=1\r\nb=2");
+    assert_eq!(stdout(&out), "a = 1\r\nb = 2\n");
+    let out = run_with_stdin(dir.path(), &["-profile=terraform", "-"], "");
+    assert_eq!(stdout(&out), "\n");
+    let out = run_with_stdin(dir.path(), &["-profile=terraform", "-"], "a=1\n\n");
+    assert_eq!(stdout(&out), "a = 1\n\n");
+}
+
+#[test]
+fn printed_terraform_files_end_with_a_newline_but_are_written_as_they_are() {
+    // As `terraform fmt -write=false -list=false a.tf a.tf` prints
+    // `a = 1\na = 1\n`; in place the file keeps its last line as it is.
+    let dir = TempDir::new(&[("a.tf", "a=1")]);
+    let out = run(dir.path(), &["-write=false", "-list=false", "a.tf", "a.tf"]);
+    assert_eq!(
+        (code(&out), stdout(&out)),
+        (0, "a = 1\na = 1\n".to_string())
+    );
+    let out = run(dir.path(), &["a.tf"]);
+    assert_eq!((code(&out), stdout(&out)), (0, "a.tf\n".to_string()));
+    assert_eq!(dir.read("a.tf"), "a = 1");
 }
 
 #[test]

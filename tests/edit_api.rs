@@ -76,6 +76,28 @@ fn reading() {
 }
 
 #[test]
+fn any_label_can_be_addressed_as_a_quoted_key() {
+    let text =
+        "key \"\" {\n  policy = 1\n}\nkey \"a.b\" {\n  policy = 2\n}\nkey c {\n  policy = 3\n}\n";
+    let mut doc = Document::parse(text).unwrap();
+    let get = |doc: &Document, a: &str| doc.get(a).unwrap().text();
+    assert_eq!(get(&doc, r#"key[""].policy"#), "policy = 1");
+    assert_eq!(get(&doc, r#"key["a.b"].policy"#), "policy = 2");
+    assert_eq!(get(&doc, r"key.a\.b.policy"), "policy = 2");
+    assert_eq!(get(&doc, r#"key["c"].policy"#), "policy = 3");
+    // An address built from the labels prints in a form that parses and
+    // finds the same block.
+    let built = Address::new(vec![
+        Step::Name("key".into()),
+        Step::Name(String::new()),
+        Step::Name("policy".into()),
+    ]);
+    assert_eq!(get(&doc, &built.to_string()), "policy = 1");
+    doc.set(r#"key[""].policy"#, Value::from(5)).unwrap();
+    assert_eq!(doc.to_string(), text.replace("policy = 1", "policy = 5"));
+}
+
+#[test]
 fn failed_edits_leave_the_document_unchanged() {
     let mut doc = Document::parse(TF).unwrap();
     assert!(doc.set("locals.azs[0].x", 1).unwrap_err().is_not_found());

@@ -233,7 +233,8 @@ fn process_text(input: &Input, text: &str, plan: &Plan) -> Outcome {
         name: name.clone(),
         ..Outcome::default()
     };
-    let options = FormatOptions::with_profile(profile_for(input, plan.profile));
+    let profile = profile_for(input, plan.profile);
+    let options = FormatOptions::with_profile(profile);
     let verdict_only =
         matches!(input, Input::File(_)) && !plan.diff && !plan.write && (plan.list || plan.check);
     if verdict_only {
@@ -262,7 +263,7 @@ fn process_text(input: &Input, text: &str, plan: &Plan) -> Outcome {
             // to standard output unless a diff or a check was asked for.
             outcome.name.clear();
             if !plan.diff && !plan.check {
-                outcome.output = Some(formatted);
+                outcome.output = Some(printed(formatted, profile));
             }
         }
         Input::File(path) => {
@@ -273,11 +274,22 @@ fn process_text(input: &Input, text: &str, plan: &Plan) -> Outcome {
                 }
             } else if !plan.list && !plan.write && !plan.diff && !plan.check {
                 // As terraform: with nothing else to do, print the result.
-                outcome.output = Some(formatted);
+                outcome.output = Some(printed(formatted, profile));
             }
         }
     }
     outcome
+}
+
+/// Formatted text as printed on standard output: `terraform fmt` ends
+/// what it prints with a newline when the text has none (so that the
+/// results of several files do not run together), though it writes files
+/// as they are; `hclfmt` prints the text as it is.
+fn printed(mut formatted: String, profile: Profile) -> String {
+    if profile == Profile::Terraform && !formatted.ends_with('\n') {
+        formatted.push('\n');
+    }
+    formatted
 }
 
 /// Formats `text`, refusing it if it has syntax errors (whatever the

@@ -6,6 +6,8 @@
 //! - `\.` escapes a dot inside a label (`module.my\.name`), `\\` a
 //!   backslash;
 //! - `*` matches any label (or any name, key or element);
+//! - a label may also be written as a quoted key: `key[""]` (an empty
+//!   label), `module["my.name"]`;
 //! - into values: `.key` (object key), `[0]` (tuple element),
 //!   `["key with spaces"]` (quoted object key).
 
@@ -22,7 +24,7 @@ pub enum Step {
     Any,
     /// `[n]`: the `n`-th element of a tuple.
     Index(usize),
-    /// `["key"]`: an object key written as a string.
+    /// `["key"]`: an object key (or a block label) written as a string.
     Key(String),
 }
 
@@ -138,6 +140,9 @@ impl fmt::Display for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, step) in self.steps.iter().enumerate() {
             match step {
+                // An empty name (a block label `""`) has only the quoted
+                // form.
+                Step::Name(n) if n.is_empty() => f.write_str("[\"\"]")?,
                 Step::Name(n) => {
                     if i > 0 {
                         f.write_str(".")?;
@@ -336,5 +341,9 @@ mod tests {
             let a = Address::parse(text).unwrap();
             assert_eq!(Address::parse(&a.to_string()).unwrap(), a, "{text}");
         }
+        // An empty name is written as a quoted key, which parses.
+        let empty = Address::new(vec![name("key"), name(""), name("policy")]);
+        assert_eq!(empty.to_string(), r#"key[""].policy"#);
+        assert_eq!(steps(&empty.to_string())[1], Step::Key(String::new()));
     }
 }

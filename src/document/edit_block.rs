@@ -495,7 +495,8 @@ pub(crate) fn body_item_removal(node: &SyntaxNode) -> TextRange {
     {
         start = t.text_range().start();
     }
-    // A last item without a newline: take the newline before it.
+    // A last item without a newline: take the newline before it, unless
+    // that newline closes a heredoc (its end marker needs it).
     let ends_with_newline = node.last_token().is_some_and(|t| t.kind() == NEWLINE);
     if !ends_with_newline
         && next.is_none()
@@ -505,6 +506,8 @@ pub(crate) fn body_item_removal(node: &SyntaxNode) -> TextRange {
             NodeOrToken::Node(n) => n.last_token().filter(|t| t.kind() == NEWLINE),
             _ => None,
         })
+        && t.prev_token()
+            .is_none_or(|before| before.kind() != HEREDOC_END)
     {
         start = t.text_range().start();
     }

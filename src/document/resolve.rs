@@ -91,7 +91,9 @@ fn label_matches(label: &GreenNodeData, step: &Step) -> bool {
     if matches!(step, Step::Any) {
         return true;
     }
-    let Step::Name(name) = step else {
+    // A label may be written as a name (`module.vpc`) or as a quoted key
+    // (`module["vpc"]`, the only way to write an empty label).
+    let (Step::Name(name) | Step::Key(name)) = step else {
         return false;
     };
     let mut literal: Option<&str> = None;
