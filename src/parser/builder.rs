@@ -14,6 +14,12 @@
 //! a lookup in a thread-wide table and a reference to a node built long
 //! ago miss the cache, where a new node is allocated next to its siblings.
 //!
+//! Short string literals recur too (72% of them across the corpus's
+//! files), but interning them in a second table like the identifiers'
+//! was measured slower: 1.4% fewer instructions, 5% more time per parse
+//! (the lookups miss the cache where a new token is written next to its
+//! siblings).
+//!
 //! Each use of a shared token is an atomic increment of its reference
 //! count, which profiles blame for a large share of the parse. Counting the
 //! uses per parse and adding them once at the end was measured no faster:
