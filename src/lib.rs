@@ -30,6 +30,7 @@ pub mod diff;
 pub mod document;
 pub mod format;
 pub mod lexer;
+mod line_index;
 mod parse;
 mod parser;
 pub mod refs;
@@ -39,6 +40,7 @@ mod syntax_kind;
 
 pub use document::{Address, Document, EditError, Item, Placement, Value};
 pub use format::{FormatError, FormatOptions, format, format_with};
+pub use line_index::LineIndex;
 pub use parse::Parse;
 pub use parser::MAX_DEPTH;
 pub use refs::{Reference, Rename, Traversal, references};

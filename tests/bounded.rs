@@ -129,3 +129,36 @@ fn moderate_nesting_is_fine() {
     let p = parse(&text);
     assert!(p.errors().is_empty(), "{:?}", p.errors());
 }
+
+#[test]
+fn messages_that_name_other_positions_stay_linear() {
+    // Each error names where its string was opened, or where the
+    // attribute was first set: the positions come from one index of the
+    // lines, not from rescanning the text for each error (that was
+    // quadratic: a minute for 200 000 such lines).
+    const LINES: usize = 50_000;
+    let unterminated: String = (0..LINES).map(|i| format!("a{i} = \"x\n")).collect();
+    let errors = hclwright::syntax_errors(&unterminated);
+    assert_eq!(errors.len(), LINES);
+    for (i, e) in errors.iter().enumerate() {
+        let opened = format!("opened at {}:{}", i + 1, 5 + i.to_string().len());
+        assert!(e.message.contains(&opened), "{}: {}", e.line, e.message);
+    }
+    let twice: String = (0..2)
+        .flat_map(|_| (0..LINES).map(|i| format!("b{i} = 1\n")))
+        .collect();
+    let errors = hclwright::parse(&twice).errors().to_vec();
+    let redefined: Vec<_> = errors
+        .iter()
+        .filter(|e| e.message.contains("redefined"))
+        .collect();
+    assert_eq!(redefined.len(), LINES);
+    for (i, e) in redefined.iter().enumerate() {
+        assert!(
+            e.message.contains(&format!("already set at {}:1", i + 1)),
+            "{}: {}",
+            e.line,
+            e.message
+        );
+    }
+}

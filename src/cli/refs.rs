@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use hclwright::LineIndex;
 use hclwright::refs::{Binding, IndexKey, Reference, StepKind, references, references_with_locals};
 
 use super::files::{Input, expand, read_error_message, read_input};
@@ -51,7 +52,7 @@ pub fn run(args: RefsArgs) -> i32 {
             if args.json {
                 json_items.push(json_reference(&name, &lines, reference));
             } else {
-                let (line, col) = lines.line_col(reference.traversal.root_range.start().into());
+                let (line, col) = lines.line_col(reference.traversal.root_range.start());
                 let local = if reference.binding.is_local() {
                     " (local)"
                 } else {
@@ -100,34 +101,13 @@ fn references_of(input: &Input, locals: bool) -> Option<(String, String, Vec<Ref
     Some((name, text, refs))
 }
 
-/// Line starts of a text, for 1-based lines and columns (in characters).
-struct LineIndex<'a> {
-    text: &'a str,
-    starts: Vec<usize>,
-}
-
-impl<'a> LineIndex<'a> {
-    fn new(text: &'a str) -> LineIndex<'a> {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        LineIndex { text, starts }
-    }
-
-    fn line_col(&self, offset: usize) -> (usize, usize) {
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let col = self.text[self.starts[line]..offset].chars().count() + 1;
-        (line + 1, col)
-    }
-}
-
 fn json_reference(path: &str, lines: &LineIndex, reference: &Reference) -> String {
     let t = &reference.traversal;
-    let (line, column) = lines.line_col(t.root_range.start().into());
+    let (line, column) = lines.line_col(t.root_range.start());
     let range = t.range();
     let mut steps = Vec::new();
     for step in &t.steps {
-        let (sline, scol) = lines.line_col(step.range.start().into());
+        let (sline, scol) = lines.line_col(step.range.start());
         let kind = match &step.kind {
             StepKind::Attr(name) => format!(r#""kind": "attr", "name": {}"#, json_string(name)),
             StepKind::Index(IndexKey::Number(n)) => {
@@ -198,14 +178,5 @@ mod tests {
     #[test]
     fn json_strings_are_escaped() {
         assert_eq!(json_string("a\"b\\c\n\u{1}é"), r#""a\"b\\c\n\u0001é""#);
-    }
-
-    #[test]
-    fn line_index_counts_characters() {
-        let lines = LineIndex::new("ab\néx = 1\n");
-        assert_eq!(lines.line_col(0), (1, 1));
-        assert_eq!(lines.line_col(3), (2, 1));
-        assert_eq!(lines.line_col(5), (2, 2));
-        assert_eq!(lines.line_col(11), (3, 1));
     }
 }

@@ -53,7 +53,7 @@ fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
                 if let Some((name, range)) = item(p, in_block)
                     && let Some(first_range) = seen.insert(name, range)
                 {
-                    let (line, col) = crate::syntax_error::line_col(p.text, first_range.start());
+                    let (line, col) = p.line_col(first_range.start());
                     p.error_always(
                         range,
                         format!(
@@ -359,7 +359,7 @@ fn block_rest<const B: bool>(p: &mut Parser<'_, B>, name: &str, name_range: Text
             body_items(p, true);
             p.finish();
             if !p.eat(R_BRACE) {
-                let (line, col) = crate::syntax_error::line_col(p.text, name_range.start());
+                let (line, col) = p.line_col(name_range.start());
                 p.error_expected(&format!(
                     "`}}` to close the block `{name}` opened at {line}:{col}"
                 ));

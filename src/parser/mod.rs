@@ -27,6 +27,7 @@ use builder::{Checkpoint, TreeBuilder};
 use text_size::{TextRange, TextSize};
 
 use crate::lexer::{LexOptions, Lexed, StartMode, Token, tokenize_with};
+use crate::line_index::LineIndex;
 use crate::syntax_error::SyntaxError;
 use crate::syntax_kind::SyntaxKind::{self, *};
 
@@ -104,6 +105,7 @@ fn parse_tokens<const B: bool>(
         last_sig_end: 0,
         lex_error_starts: lexed.errors.iter().map(|e| e.offset).collect(),
         last_error_start: None,
+        lines: None,
     };
     for e in &lexed.errors {
         p.errors.push(SyntaxError::new(
@@ -153,6 +155,9 @@ pub(crate) struct Parser<'t, const B: bool> {
     lex_error_starts: Vec<u32>,
     /// Start of the last parser error reported.
     last_error_start: Option<u32>,
+    /// Line starts, made the first time a message names a position (so
+    /// that many such messages take linear time, not quadratic).
+    lines: Option<LineIndex<'t>>,
 }
 
 impl<'t, const B: bool> Parser<'t, B> {
@@ -362,6 +367,15 @@ impl<'t, const B: bool> Parser<'t, B> {
         let start = self.start_of(i);
         let end = start + self.tokens.get(i).map_or(0, |t| t.len);
         TextRange::new(start.into(), end.into())
+    }
+
+    /// Line and column of an offset, for a message that names another
+    /// position ("opened at 3:5").
+    fn line_col(&mut self, offset: TextSize) -> (u32, u32) {
+        let text = self.text;
+        self.lines
+            .get_or_insert_with(|| LineIndex::new(text))
+            .line_col(offset)
     }
 
     /// Reports an error, unless the position already has one (a second

@@ -67,8 +67,8 @@ fn quoted_rest<const B: bool>(p: &mut Parser<'_, B>, ctx: Ctx, open: usize) {
             Some(DIRECTIVE_START) => stray(p),
             _ => {
                 let at = p.offset();
-                let (line, col) =
-                    crate::syntax_error::line_col(p.text, p.token_range(open).start());
+                let opened = p.token_range(open).start();
+                let (line, col) = p.line_col(opened);
                 p.error_at(
                     text_size::TextRange::empty(at),
                     format!(
@@ -100,8 +100,8 @@ pub(super) fn heredoc<const B: bool>(p: &mut Parser<'_, B>) {
                     .trim_start_matches('<')
                     .trim_start_matches('-')
                     .trim_end();
-                let (line, col) =
-                    crate::syntax_error::line_col(p.text, p.token_range(open).start());
+                let opened = p.token_range(open).start();
+                let (line, col) = p.line_col(opened);
                 let at = p.offset();
                 p.error_at(
                     text_size::TextRange::empty(at),
