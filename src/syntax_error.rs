@@ -76,26 +76,56 @@ impl SyntaxError {
         /// long lines.
         const CONTEXT: usize = 80;
         let mut out = format!("{path}:{}:{}: {}\n", self.line, self.column, self.message);
+        // Every scan below is bounded by the context shown (or the error's
+        // own extent), never by the length of the line: rendering each of
+        // many errors on one long line stays linear overall.
         let start = floor_char_boundary(text, usize::from(self.range.start()));
-        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let end = floor_char_boundary(text, usize::from(self.range.end()).clamp(start, line_end));
-        // On a long line, show a window around the error.
-        let before: Vec<char> = text[line_start..start].chars().collect();
-        let skip = before.len().saturating_sub(CONTEXT);
-        let after = &text[start..line_end];
-        let shown_after: String = after
-            .chars()
-            .take(CONTEXT.max(text[start..end].chars().count()))
-            .collect();
-        let cut_after = shown_after.len() < after.trim_end_matches('\r').len();
+        let end = floor_char_boundary(text, usize::from(self.range.end()).max(start));
+        let mut before: Vec<char> = Vec::new();
+        let mut cut_before = false;
+        for c in text[..start].chars().rev() {
+            if c == '\n' {
+                break;
+            }
+            if before.len() == CONTEXT {
+                cut_before = true;
+                break;
+            }
+            before.push(c);
+        }
+        before.reverse();
+        // The error's own characters on its line, then context after it.
+        let mut width = 0;
+        let mut shown_after = String::new();
+        let mut shown = 0;
+        let mut cut_after = false;
+        for (i, c) in text[start..].char_indices() {
+            if c == '\n' {
+                break;
+            }
+            if start + i < end {
+                width += 1;
+            } else if shown >= CONTEXT.max(width) {
+                // More on the line, unless only carriage returns are left
+                // before its end (looked at within the context length).
+                cut_after = c != '\r'
+                    || text[start + i..]
+                        .chars()
+                        .take(CONTEXT)
+                        .find(|&c| c != '\r')
+                        .is_some_and(|c| c != '\n');
+                break;
+            }
+            shown_after.push(c);
+            shown += 1;
+        }
         let mut source = String::new();
         let mut caret = String::new();
-        if skip > 0 {
+        if cut_before {
             source.push('…');
             caret.push(' ');
         }
-        for &c in &before[skip..] {
+        for &c in &before {
             source.push(c);
             caret.push(if c == '\t' { '\t' } else { ' ' });
         }
@@ -103,8 +133,7 @@ impl SyntaxError {
         if cut_after {
             source.push('…');
         }
-        let width = text[start..end].chars().count().max(1);
-        caret.push_str(&"^".repeat(width));
+        caret.push_str(&"^".repeat(width.max(1)));
         out.push_str("  ");
         out.push_str(&source);
         out.push_str("\n  ");
@@ -174,6 +203,72 @@ mod tests {
             lines[1].chars().nth(lines[2][..caret].chars().count()),
             Some('@')
         );
+    }
+
+    /// The straightforward rendering (whole-line scans), which the bounded
+    /// scans of `render` must reproduce.
+    fn render_by_whole_lines(e: &super::SyntaxError, path: &str, text: &str) -> String {
+        use super::floor_char_boundary;
+        const CONTEXT: usize = 80;
+        let mut out = format!("{path}:{}:{}: {}\n", e.line, e.column, e.message);
+        let start = floor_char_boundary(text, usize::from(e.range.start()));
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let end = floor_char_boundary(text, usize::from(e.range.end()).clamp(start, line_end));
+        let before: Vec<char> = text[line_start..start].chars().collect();
+        let skip = before.len().saturating_sub(CONTEXT);
+        let after = &text[start..line_end];
+        let shown_after: String = after
+            .chars()
+            .take(CONTEXT.max(text[start..end].chars().count()))
+            .collect();
+        let cut_after = shown_after.len() < after.trim_end_matches('\r').len();
+        let (mut source, mut caret) = (String::new(), String::new());
+        if skip > 0 {
+            source.push('…');
+            caret.push(' ');
+        }
+        for &c in &before[skip..] {
+            source.push(c);
+            caret.push(if c == '\t' { '\t' } else { ' ' });
+        }
+        source.push_str(shown_after.trim_end_matches('\r'));
+        if cut_after {
+            source.push('…');
+        }
+        caret.push_str(&"^".repeat(text[start..end].chars().count().max(1)));
+        out.push_str(&format!("  {source}\n  {caret}\n"));
+        out
+    }
+
+    #[test]
+    fn bounded_scans_render_as_whole_lines_do() {
+        let long = "y + ".repeat(60);
+        let texts = [
+            "a = \n".to_string(),
+            "a = [1 2]\r\n".to_string(),
+            format!("a = {long}@ {long}\n"),
+            format!("a = {long}@ {long}"),
+            format!("a = {long}@ 1\r\r\r\n"),
+            format!("a = \"{}\"\n", "\\q".repeat(150)),
+            format!("\ta = \"é{}\n b = 1\n", "日本".repeat(70)),
+            format!("a = \"{long}\r{long}\"\n"),
+            "a = \"${".to_string(),
+            "a = \"abc\nb = 1\n".to_string(),
+            "a = <<EOT\nx\n".to_string(),
+            format!("x = {}\n", "\t@".repeat(100)),
+        ];
+        for text in &texts {
+            let errors = crate::syntax_errors(text);
+            assert!(!errors.is_empty(), "{text:?}");
+            for e in &errors {
+                assert_eq!(
+                    e.render("f.tf", text),
+                    render_by_whole_lines(e, "f.tf", text),
+                    "{text:?}"
+                );
+            }
+        }
     }
 
     #[test]

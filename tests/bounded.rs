@@ -162,3 +162,22 @@ fn messages_that_name_other_positions_stay_linear() {
         );
     }
 }
+
+#[test]
+fn rendering_many_errors_on_one_long_line_stays_linear() {
+    // Each rendered error shows a window of the line around it; finding the
+    // window scans at most the context shown, not the whole line (which
+    // made rendering every error of a 200 KB line take seconds).
+    const ERRORS: usize = 20_000;
+    let text = format!("x = \"{}\"\n", "\\q".repeat(ERRORS));
+    let errors = hclwright::syntax_errors(&text);
+    assert_eq!(errors.len(), ERRORS);
+    let mut shown = 0;
+    for e in &errors {
+        let rendered = e.render("long.tf", &text);
+        let source = rendered.lines().nth(1).unwrap();
+        assert!(source.chars().count() <= 2 + 1 + 80 + 80 + 1, "{source}");
+        shown += rendered.len();
+    }
+    assert!(shown > ERRORS * 100);
+}
