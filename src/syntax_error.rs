@@ -97,9 +97,8 @@ impl SyntaxError {
         // The error's own characters on its line, then context after it.
         let mut width = 0;
         let mut shown_after = String::new();
-        let mut shown = 0;
         let mut cut_after = false;
-        for (i, c) in text[start..].char_indices() {
+        for (shown, (i, c)) in text[start..].char_indices().enumerate() {
             if c == '\n' {
                 break;
             }
@@ -117,7 +116,6 @@ impl SyntaxError {
                 break;
             }
             shown_after.push(c);
-            shown += 1;
         }
         let mut source = String::new();
         let mut caret = String::new();
