@@ -28,6 +28,7 @@
 pub mod ast;
 pub mod diff;
 pub mod document;
+pub mod encoding;
 pub mod format;
 pub mod lexer;
 mod line_index;

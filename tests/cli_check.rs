@@ -207,3 +207,37 @@ fn entries_of_every_kind_are_sorted_out() {
     let inner = err.lines().position(|l| l.starts_with("./a.tf/inner.tf:"));
     assert!(Some(dangling) < inner, "{err}");
 }
+
+#[test]
+fn bytes_that_are_not_utf8_are_accepted_in_comments_only() {
+    // As upstream: a comment in another encoding (Latin-1 here) is fine,
+    // the same byte in a string is an error at its position.
+    let dir = TempDir::new(&[]);
+    fs::write(
+        dir.path().join("latin1.tf"),
+        b"# Configura\xe7\xe3o\na = 1 // caf\xe9\nb = [1, # \xff\n  2] /* \xc3 */\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("string.tf"),
+        b"# caf\xe9\na = \"caf\xe9\"\n",
+    )
+    .unwrap();
+    let o = hclwright(&["check", "latin1.tf"], dir.path(), None);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+    let o = hclwright(&["check", "string.tf"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("string.tf:2:9: invalid UTF-8 at byte offset 15"),
+        "{}",
+        stderr(&o)
+    );
+    // A syntax error in such a file shows the byte as `�`.
+    let o = hclwright(&["check", "-"], dir.path(), Some(b"a = # caf\xe9\n"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("  a = # caf\u{FFFD}\n"),
+        "{}",
+        stderr(&o)
+    );
+}

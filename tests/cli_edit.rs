@@ -335,3 +335,22 @@ fn block_append_and_rm() {
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("is not a block"), "{}", err(&o));
 }
+
+#[test]
+fn edits_keep_bytes_that_are_not_utf8_in_comments() {
+    let dir = TempDir::new();
+    let input: &[u8] = b"# r\xe9gion\nregion = \"eu\" # caf\xe9\nzone   = \"a\"\n";
+    std::fs::write(dir.path().join("latin1.tf"), input).unwrap();
+    let o = common::hclwright(
+        dir.path(),
+        &["set", "-u", "region", "\"us\"", "latin1.tf"],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        std::fs::read(dir.path().join("latin1.tf")).unwrap(),
+        b"# r\xe9gion\nregion = \"us\" # caf\xe9\nzone   = \"a\"\n"
+    );
+    let o = common::hclwright(dir.path(), &["rm", "zone"], input);
+    assert_eq!(o.stdout, b"# r\xe9gion\nregion = \"eu\" # caf\xe9\n");
+}

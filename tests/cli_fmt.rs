@@ -444,3 +444,36 @@ fn unreadable_folders_are_reported_and_the_rest_processed() {
     assert!(lines[0].starts_with("./b: "), "{err}");
     assert!(lines[1].starts_with("./c/d: "), "{err}");
 }
+
+#[test]
+fn bytes_that_are_not_utf8_in_comments_are_kept_and_counted_as_upstream() {
+    // Each byte that is not UTF-8 is one column, as upstream counts it:
+    // the expected text is what `terraform fmt` writes for this input.
+    let input: &[u8] = b"/*\xe9\xe9*/ a = 1\nbbbbbbb = 2\nc = 3 /*\xc3*/ # x\ndd = 4 # y\n";
+    let expected: &[u8] =
+        b"/*\xe9\xe9*/ a = 1\nbbbbbbb  = 2\nc        = 3 /*\xc3*/ # x\ndd       = 4       # y\n";
+    let dir = TempDir::new(&[]);
+    std::fs::write(dir.path().join("latin1.tf"), input).unwrap();
+    let out = run(dir.path(), &["latin1.tf"]);
+    assert_eq!((code(&out), stdout(&out)), (0, "latin1.tf\n".to_string()));
+    assert_eq!(
+        std::fs::read(dir.path().join("latin1.tf")).unwrap(),
+        expected
+    );
+    // Standard input and diffs carry the same bytes.
+    let args = ["fmt", "--profile", "terraform", "-"];
+    let out = common::hclwright(dir.path(), &args, input);
+    assert_eq!(out.stdout, expected);
+    std::fs::write(dir.path().join("again.tf"), input).unwrap();
+    let out = run(dir.path(), &["--diff", "--write=false", "again.tf"]);
+    let diff = out.stdout;
+    assert!(
+        diff.windows(14).any(|w| w == b"+bbbbbbb  = 2\n"),
+        "{}",
+        String::from_utf8_lossy(&diff)
+    );
+    assert!(diff.windows(8).any(|w| w == b"/*\xe9\xe9*/ a"));
+    assert_eq!(std::fs::read(dir.path().join("again.tf")).unwrap(), input);
+    let out = run(dir.path(), &["--check", "latin1.tf"]);
+    assert_eq!(code(&out), 0);
+}

@@ -148,6 +148,43 @@ proptest! {
     fn ascii_soup_round_trips(text in "[ -~\t\n\r]{0,200}") {
         check(&text);
     }
+
+    /// HCL with bytes that are not UTF-8 mixed in (some inside comments):
+    /// decoding accepts them only inside comments, gives the bytes back
+    /// exactly, and formatting keeps every one of them (about a third of
+    /// the cases decode with stand-ins).
+    #[test]
+    fn bytes_that_are_not_utf8_round_trip(
+        parts in prop::collection::vec(
+            prop_oneof![
+                6 => prop::sample::select(FRAGMENTS).prop_map(|f| f.as_bytes().to_vec()),
+                2 => prop::sample::select(&["# ", "// ", "/* ", " */", "\n"][..])
+                    .prop_map(|f| f.as_bytes().to_vec()),
+                2 => prop::collection::vec(0x80u8.., 1..4)
+                    .prop_map(|b| [&b"# "[..], &b, b"\n"].concat()),
+                1 => prop::collection::vec(0x80u8.., 1..4),
+            ],
+            0..40,
+        )
+    ) {
+        let bytes = parts.concat();
+        if let Ok(decoded) = hclwright::encoding::decode(&bytes) {
+            check(&decoded.text);
+            let encoded = decoded.stand_ins.encode(&decoded.text);
+            prop_assert_eq!(encoded.as_ref(), &bytes[..]);
+            let formatted = hclwright::format(&decoded.text);
+            // What formatting may not change: all but spaces, tabs and a
+            // leading byte order mark.
+            let kept = |bytes: &[u8]| -> Vec<u8> {
+                let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+                bytes.iter().copied().filter(|b| !b" \t".contains(b)).collect()
+            };
+            let formatted_bytes = decoded.stand_ins.encode(&formatted);
+            prop_assert_eq!(kept(&formatted_bytes), kept(&bytes));
+        } else {
+            prop_assert!(std::str::from_utf8(&bytes).is_err());
+        }
+    }
 }
 
 #[test]

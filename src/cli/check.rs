@@ -54,8 +54,8 @@ struct Checked {
 fn check_one(source: &Source, quiet: bool) -> Checked {
     let input = source.input();
     source.with_text(|text| {
-        let text = match text {
-            Ok(text) => text,
+        let decoded = match text {
+            Ok(decoded) => decoded,
             Err(e) => {
                 let messages = if quiet {
                     String::new()
@@ -68,12 +68,13 @@ fn check_one(source: &Source, quiet: bool) -> Checked {
                 };
             }
         };
+        let text = &decoded.text;
         let errors = hclwright::syntax_errors(text);
         let mut messages = String::new();
         if !quiet {
             let name = input.display_name();
             for e in &errors {
-                messages.push_str(&e.render(&name, text));
+                messages.push_str(&decoded.stand_ins.shown(&e.render(&name, text)));
             }
         }
         Checked {

@@ -16,18 +16,19 @@ pub fn run(args: DumpArgs) -> i32 {
     } else {
         Input::File(args.file.into())
     };
-    let text = match read_input(&input) {
-        Ok(text) => text,
+    let decoded = match read_input(&input) {
+        Ok(decoded) => decoded,
         Err(e) => {
             eprintln!("{}", read_error_message(&input, &e));
             return EXIT_ERRORS;
         }
     };
-    let parse = hclwright::parse(&text);
-    print!("{}", parse.debug_tree());
+    let (text, stand_ins) = (&decoded.text, decoded.stand_ins);
+    let parse = hclwright::parse(text);
+    print!("{}", stand_ins.shown(&parse.debug_tree()));
     let name = input.display_name();
     for e in parse.errors() {
-        eprint!("{}", e.render(&name, &text));
+        eprint!("{}", stand_ins.shown(&e.render(&name, text)));
     }
     if parse.errors().is_empty() {
         EXIT_OK

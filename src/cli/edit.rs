@@ -6,8 +6,10 @@
 //! or `--diff` prints a unified diff instead. Exit codes: 0 success, 1
 //! not found, 2 syntax, usage or I/O errors.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 
+use hclwright::encoding::StandIns;
 use hclwright::{Address, Document, EditError, Item, Placement, Value};
 
 use super::files::{Input, read_error_message, read_input};
@@ -169,28 +171,54 @@ impl From<EditError> for Failure {
     }
 }
 
-/// The input and its text, parsed.
-fn open(file: &Option<PathBuf>) -> Result<(Input, Document), Failure> {
+/// An input, its text parsed.
+struct Opened {
+    input: Input,
+    doc: Document,
+    /// Turns text back into the source's bytes (bytes that are not UTF-8
+    /// in comments).
+    stand_ins: StandIns,
+}
+
+/// Reads and parses the input.
+fn open(file: &Option<PathBuf>) -> Result<Opened, Failure> {
     let input = match file {
         Some(p) if p.as_os_str() != "-" => Input::File(p.clone()),
         _ => Input::Stdin,
     };
-    let text = read_input(&input).map_err(|e| Failure {
+    let decoded = read_input(&input).map_err(|e| Failure {
         code: EXIT_ERRORS,
         message: read_error_message(&input, &e),
     })?;
-    let doc = Document::parse(&text).map_err(|e| Failure {
+    let stand_ins = decoded.stand_ins;
+    let doc = Document::parse(&decoded.text).map_err(|e| Failure {
         code: EXIT_ERRORS,
-        message: e
-            .render(&input.display_name(), &text)
+        message: stand_ins
+            .shown(&e.render(&input.display_name(), &decoded.text))
             .trim_end()
             .to_string(),
     })?;
-    Ok((input, doc))
+    Ok(Opened {
+        input,
+        doc,
+        stand_ins,
+    })
+}
+
+/// Prints text made from the input, with the source's own bytes.
+fn print_source_text(stand_ins: StandIns, text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(&stand_ins.encode(text));
+    let _ = out.flush();
 }
 
 /// Writes or prints the edited document.
-fn finish(input: &Input, doc: &Document, output: &OutputArgs) -> Result<(), Failure> {
+fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure> {
+    let Opened {
+        input,
+        doc,
+        stand_ins,
+    } = opened;
     let name = input.display_name();
     if output.update {
         let Input::File(path) = input else {
@@ -200,18 +228,18 @@ fn finish(input: &Input, doc: &Document, output: &OutputArgs) -> Result<(), Fail
             });
         };
         if doc.is_modified() {
-            write_atomic(path, doc.to_string().as_bytes()).map_err(|e| Failure {
+            write_atomic(path, &stand_ins.encode(&doc.to_string())).map_err(|e| Failure {
                 code: EXIT_ERRORS,
                 message: format!("{name}: cannot write: {e}"),
             })?;
         }
         if output.diff {
-            print!("{}", doc.unified_diff(&name));
+            print_source_text(*stand_ins, &doc.unified_diff(&name));
         }
     } else if output.diff {
-        print!("{}", doc.unified_diff(&name));
+        print_source_text(*stand_ins, &doc.unified_diff(&name));
     } else {
-        print!("{doc}");
+        print_source_text(*stand_ins, &doc.to_string());
     }
     Ok(())
 }
@@ -238,9 +266,9 @@ fn shown(item: &Item) -> String {
 
 pub fn get(args: GetArgs) -> i32 {
     report((|| {
-        let (_, doc) = open(&args.file)?;
-        for item in doc.get_all(args.address.as_str())? {
-            println!("{}", shown(&item));
+        let opened = open(&args.file)?;
+        for item in opened.doc.get_all(args.address.as_str())? {
+            print_source_text(opened.stand_ins, &format!("{}\n", shown(&item)));
         }
         Ok(())
     })())
@@ -249,17 +277,19 @@ pub fn get(args: GetArgs) -> i32 {
 pub fn set(args: SetArgs) -> i32 {
     report((|| {
         let value = Value::parse(&args.value)?;
-        let (input, mut doc) = open(&args.file)?;
-        doc.set_with(args.address.as_str(), value, args.placement.placement())?;
-        finish(&input, &doc, &args.output)
+        let mut opened = open(&args.file)?;
+        opened
+            .doc
+            .set_with(args.address.as_str(), value, args.placement.placement())?;
+        finish(&opened, &args.output)
     })())
 }
 
 pub fn rm(args: RmArgs) -> i32 {
     report((|| {
-        let (input, mut doc) = open(&args.file)?;
-        doc.remove(args.address.as_str())?;
-        finish(&input, &doc, &args.output)
+        let mut opened = open(&args.file)?;
+        opened.doc.remove(args.address.as_str())?;
+        finish(&opened, &args.output)
     })())
 }
 
@@ -267,9 +297,9 @@ pub fn mv(args: MvArgs) -> i32 {
     report((|| {
         let address = Address::parse(&args.address)?;
         let new_name = new_name(&address, &args.new_name)?;
-        let (input, mut doc) = open(&args.file)?;
-        doc.rename(&address, &new_name)?;
-        finish(&input, &doc, &args.output)
+        let mut opened = open(&args.file)?;
+        opened.doc.rename(&address, &new_name)?;
+        finish(&opened, &args.output)
     })())
 }
 
@@ -313,20 +343,22 @@ fn block_append(args: BlockAppendArgs) -> Result<(), Failure> {
             _ => None,
         },
     };
-    let (input, mut doc) = open(&file)?;
+    let mut opened = open(&file)?;
     let parent = if args.parent == "." {
         ""
     } else {
         args.parent.as_str()
     };
     let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-    doc.append_block(parent, &args.type_name, &labels, &args.body)?;
-    finish(&input, &doc, &args.output)
+    opened
+        .doc
+        .append_block(parent, &args.type_name, &labels, &args.body)?;
+    finish(&opened, &args.output)
 }
 
 fn block_rm(args: RmArgs) -> Result<(), Failure> {
-    let (input, mut doc) = open(&args.file)?;
-    for item in doc.get_all(args.address.as_str())? {
+    let mut opened = open(&args.file)?;
+    for item in opened.doc.get_all(args.address.as_str())? {
         if !matches!(item, Item::Block(_)) {
             return Err(Failure {
                 code: EXIT_ERRORS,
@@ -339,6 +371,6 @@ fn block_rm(args: RmArgs) -> Result<(), Failure> {
             });
         }
     }
-    doc.remove(args.address.as_str())?;
-    finish(&input, &doc, &args.output)
+    opened.doc.remove(args.address.as_str())?;
+    finish(&opened, &args.output)
 }

@@ -1,10 +1,13 @@
 //! Finding HCL files and reading them.
 
+use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use hclwright::encoding::{Decoded, InvalidUtf8, StandIns, decode};
 
 /// File name endings treated as HCL when walking directories.
 pub const HCL_EXTENSIONS: &[&str] = &[".tf", ".tfvars", ".hcl", ".nomad"];
@@ -238,11 +241,11 @@ impl Source {
         self.input
     }
 
-    /// Reads the input as UTF-8 text into a buffer kept by the calling
-    /// thread and calls `f` with the text. Cheaper than [`read_input`]
-    /// over many files: no allocation per file, and no `statx` for the
-    /// file size.
-    pub fn with_text<R>(&self, f: impl FnOnce(Result<&str, ReadError>) -> R) -> R {
+    /// Reads the input as text (see [`decode`]) into a buffer kept by the
+    /// calling thread and calls `f` with the text. Cheaper than
+    /// [`read_input`] over many files: no allocation per file, and no
+    /// `statx` for the file size.
+    pub fn with_text<R>(&self, f: impl FnOnce(Result<Decoded<'_>, ReadError>) -> R) -> R {
         thread_local! {
             static BUFFER: std::cell::RefCell<ReadBuffer> = const {
                 std::cell::RefCell::new(ReadBuffer { bytes: Vec::new() })
@@ -250,7 +253,7 @@ impl Source {
         }
         let Input::File(path) = &self.input else {
             return match read_input(&self.input) {
-                Ok(text) => f(Ok(&text)),
+                Ok(text) => f(Ok(text)),
                 Err(e) => f(Err(e)),
             };
         };
@@ -270,7 +273,7 @@ impl Source {
             let text = buffer
                 .read(&mut file)
                 .map_err(ReadError::Io)
-                .and_then(|bytes| std::str::from_utf8(bytes).map_err(|e| utf8_error(bytes, e)));
+                .and_then(|bytes| decode(bytes).map_err(ReadError::Utf8));
             f(text)
         })
     }
@@ -281,35 +284,24 @@ impl Source {
 pub enum ReadError {
     /// The OS refused.
     Io(std::io::Error),
-    /// Not UTF-8: the byte offset and line/column of the first bad byte.
-    Utf8 {
-        /// Byte offset of the first invalid byte.
-        offset: usize,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column (characters).
-        column: usize,
-    },
+    /// A byte that is not UTF-8 outside a comment.
+    Utf8(InvalidUtf8),
 }
 
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReadError::Io(e) => write!(f, "{e}"),
-            ReadError::Utf8 {
-                offset,
-                line,
-                column,
-            } => write!(
-                f,
-                "{line}:{column}: invalid UTF-8 at byte offset {offset}: HCL files must be UTF-8 text"
-            ),
+            ReadError::Utf8(e) => write!(f, "{e}"),
         }
     }
 }
 
-/// Reads an input as UTF-8 text.
-pub fn read_input(input: &Input) -> Result<String, ReadError> {
+/// Reads an input as text: UTF-8, where bytes that are not UTF-8 are
+/// accepted inside comments, as upstream accepts them (see
+/// [`hclwright::encoding`]); what is written back for it goes through
+/// [`StandIns::encode`](hclwright::encoding::StandIns::encode).
+pub fn read_input(input: &Input) -> Result<Decoded<'static>, ReadError> {
     let bytes = match input {
         Input::Stdin => {
             let mut buf = Vec::new();
@@ -320,7 +312,18 @@ pub fn read_input(input: &Input) -> Result<String, ReadError> {
         }
         Input::File(p) => std::fs::read(p).map_err(ReadError::Io)?,
     };
-    String::from_utf8(bytes).map_err(|e| utf8_error(e.as_bytes(), e.utf8_error()))
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Decoded {
+            text: Cow::Owned(text),
+            stand_ins: StandIns::default(),
+        }),
+        Err(e) => decode(e.as_bytes())
+            .map(|decoded| Decoded {
+                text: Cow::Owned(decoded.text.into_owned()),
+                stand_ins: decoded.stand_ins,
+            })
+            .map_err(ReadError::Utf8),
+    }
 }
 
 /// A read buffer, zeroed once and grown when a file does not fit.
@@ -350,20 +353,6 @@ impl ReadBuffer {
     }
 }
 
-/// The error for `bytes` that are not UTF-8: where the first bad byte is.
-fn utf8_error(bytes: &[u8], error: std::str::Utf8Error) -> ReadError {
-    let offset = error.valid_up_to();
-    // Valid UTF-8 up to `offset` by construction.
-    let text = std::str::from_utf8(&bytes[..offset]).unwrap_or_default();
-    let line = text.matches('\n').count() + 1;
-    let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    ReadError::Utf8 {
-        offset,
-        line,
-        column,
-    }
-}
-
 /// Formats a read error as `path: message` (or `path:line:col: message`).
 pub fn read_error_message(input: &Input, error: &ReadError) -> String {
     match error {
@@ -382,7 +371,7 @@ mod tests {
 
     fn text_of(input: &Input) -> String {
         Source::new(input.clone())
-            .with_text(|text| text.map(str::to_string).map_err(|e| e.to_string()))
+            .with_text(|text| text.map(|t| t.text.into_owned()).map_err(|e| e.to_string()))
             .unwrap()
     }
 
@@ -396,13 +385,13 @@ mod tests {
             "src/cli/mod.rs",
         ] {
             let input = repo_file(name);
-            assert_eq!(text_of(&input), read_input(&input).unwrap(), "{name}");
+            assert_eq!(text_of(&input), read_input(&input).unwrap().text, "{name}");
         }
         // Reading another input inside the callback.
         let (lock, module) = (repo_file("Cargo.lock"), repo_file("src/cli/mod.rs"));
         Source::new(lock.clone()).with_text(|outer| {
-            assert_eq!(text_of(&module), read_input(&module).unwrap());
-            assert_eq!(outer.unwrap(), read_input(&lock).unwrap());
+            assert_eq!(text_of(&module), read_input(&module).unwrap().text);
+            assert_eq!(outer.unwrap().text, read_input(&lock).unwrap().text);
         });
     }
 

@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use clap::ArgAction;
 use clap::builder::BoolishValueParser;
 use hclwright::FormatOptions;
+use hclwright::encoding::StandIns;
 use hclwright::format::Profile;
 
 use super::files::{Input, Source, read_error_message};
@@ -143,9 +144,9 @@ struct Outcome {
     /// True when the formatted text differs from the input.
     changed: bool,
     /// The diff, when asked for and changed.
-    diff: String,
+    diff: Vec<u8>,
     /// Text to print on standard output (the formatted input).
-    output: Option<String>,
+    output: Option<Vec<u8>>,
 }
 
 /// How the run is configured, after resolving terraform's flag rules.
@@ -195,9 +196,9 @@ pub fn run(args: FmtArgs) -> i32 {
         if o.changed && plan.list && !o.name.is_empty() {
             let _ = writeln!(out, "{}", o.name);
         }
-        let _ = out.write_all(o.diff.as_bytes());
+        let _ = out.write_all(&o.diff);
         if let Some(text) = &o.output {
-            let _ = out.write_all(text.as_bytes());
+            let _ = out.write_all(text);
         }
     }
     let _ = out.flush();
@@ -214,7 +215,7 @@ pub fn run(args: FmtArgs) -> i32 {
 fn process(source: &Source, plan: &Plan) -> Outcome {
     let input = source.input();
     source.with_text(|text| match text {
-        Ok(text) => process_text(input, text, plan),
+        Ok(decoded) => process_text(input, &decoded.text, decoded.stand_ins, plan),
         Err(e) => Outcome {
             name: input.display_name(),
             errors: format!("{}\n", read_error_message(input, &e)),
@@ -223,8 +224,9 @@ fn process(source: &Source, plan: &Plan) -> Outcome {
     })
 }
 
-/// [`process`] once the input is read.
-fn process_text(input: &Input, text: &str, plan: &Plan) -> Outcome {
+/// [`process`] once the input is read; `stand_ins` turns text back into
+/// the bytes of the source.
+fn process_text(input: &Input, text: &str, stand_ins: StandIns, plan: &Plan) -> Outcome {
     let name = match input {
         Input::Stdin => "<stdin>".to_string(),
         Input::File(p) => shown_path(p),
@@ -242,20 +244,21 @@ fn process_text(input: &Input, text: &str, plan: &Plan) -> Outcome {
         // is not written out.
         match hclwright::format::is_formatted(text, &options.refusing_syntax_errors()) {
             Ok(formatted) => outcome.changed = !formatted,
-            Err(e) => outcome.errors = e.render(&name, text),
+            Err(e) => outcome.errors = stand_ins.shown(&e.render(&name, text)).into_owned(),
         }
         return outcome;
     }
     let formatted = match format_checked(text, &name, &options) {
         Ok(formatted) => formatted,
         Err(errors) => {
-            outcome.errors = errors;
+            outcome.errors = stand_ins.shown(&errors).into_owned();
             return outcome;
         }
     };
     outcome.changed = formatted != text;
     if outcome.changed && plan.diff {
-        outcome.diff = hclwright::diff::unified_diff(text, &formatted, &name);
+        let diff = hclwright::diff::unified_diff(text, &formatted, &name);
+        outcome.diff = stand_ins.encode(&diff).into_owned();
     }
     match input {
         Input::Stdin => {
@@ -263,18 +266,18 @@ fn process_text(input: &Input, text: &str, plan: &Plan) -> Outcome {
             // to standard output unless a diff or a check was asked for.
             outcome.name.clear();
             if !plan.diff && !plan.check {
-                outcome.output = Some(printed(formatted, profile));
+                outcome.output = Some(printed(formatted, profile, stand_ins));
             }
         }
         Input::File(path) => {
             if outcome.changed && plan.write {
-                if let Err(e) = write_atomic(path, formatted.as_bytes()) {
+                if let Err(e) = write_atomic(path, &stand_ins.encode(&formatted)) {
                     outcome.errors = format!("{name}: cannot write the formatted file: {e}\n");
                     return outcome;
                 }
             } else if !plan.list && !plan.write && !plan.diff && !plan.check {
                 // As terraform: with nothing else to do, print the result.
-                outcome.output = Some(printed(formatted, profile));
+                outcome.output = Some(printed(formatted, profile, stand_ins));
             }
         }
     }
@@ -284,12 +287,16 @@ fn process_text(input: &Input, text: &str, plan: &Plan) -> Outcome {
 /// Formatted text as printed on standard output: `terraform fmt` ends
 /// what it prints with a newline when the text has none (so that the
 /// results of several files do not run together), though it writes files
-/// as they are; `hclfmt` prints the text as it is.
-fn printed(mut formatted: String, profile: Profile) -> String {
+/// as they are; `hclfmt` prints the text as it is. Bytes that were not
+/// UTF-8 in the source are printed as they were.
+fn printed(mut formatted: String, profile: Profile, stand_ins: StandIns) -> Vec<u8> {
     if profile == Profile::Terraform && !formatted.ends_with('\n') {
         formatted.push('\n');
     }
-    formatted
+    match stand_ins.encode(&formatted) {
+        std::borrow::Cow::Borrowed(_) => formatted.into_bytes(),
+        std::borrow::Cow::Owned(bytes) => bytes,
+    }
 }
 
 /// Formats `text`, refusing it if it has syntax errors (whatever the

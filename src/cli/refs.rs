@@ -79,17 +79,18 @@ pub fn run(args: RefsArgs) -> i32 {
 /// unreadable files and files with syntax errors.
 fn references_of(input: &Input, locals: bool) -> Option<(String, String, Vec<Reference>)> {
     let name = input.display_name();
-    let text = match read_input(input) {
-        Ok(text) => text,
+    let decoded = match read_input(input) {
+        Ok(decoded) => decoded,
         Err(e) => {
             eprintln!("{}", read_error_message(input, &e));
             return None;
         }
     };
+    let text = decoded.text.into_owned();
     let parse = hclwright::parse(&text);
     if !parse.errors().is_empty() {
         for e in parse.errors() {
-            eprint!("{}", e.render(&name, &text));
+            eprint!("{}", decoded.stand_ins.shown(&e.render(&name, &text)));
         }
         return None;
     }

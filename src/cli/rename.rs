@@ -1,6 +1,9 @@
 //! `hclwright rename`: prefix renames and Terraform-aware renames.
 
+use std::io::Write as _;
+
 use hclwright::diff::{TextEdit, apply_edits, unified_diff};
+use hclwright::encoding::StandIns;
 use hclwright::refs::terraform::{self, Address};
 use hclwright::refs::{Rename, SourceFile, is_identifier};
 
@@ -105,20 +108,24 @@ pub fn run(args: RenameArgs) -> i32 {
 
     // Read and parse; files with errors are reported and left out.
     let mut valid: Vec<(usize, SourceFile)> = Vec::new();
+    // Per input, how its text turns back into its bytes.
+    let mut stand_ins = vec![StandIns::default(); inputs.len()];
     for (i, input) in inputs.iter().enumerate() {
-        let text = match read_input(input) {
-            Ok(text) => text,
+        let decoded = match read_input(input) {
+            Ok(decoded) => decoded,
             Err(e) => {
                 eprintln!("{}", read_error_message(input, &e));
                 failed = true;
                 continue;
             }
         };
+        stand_ins[i] = decoded.stand_ins;
+        let text = decoded.text.into_owned();
         let parse = hclwright::parse(&text);
         if !parse.errors().is_empty() {
             let name = input.display_name();
             for e in parse.errors() {
-                eprint!("{}", e.render(&name, &text));
+                eprint!("{}", stand_ins[i].shown(&e.render(&name, &text)));
             }
             eprintln!("{name}: not renamed because of syntax errors");
             failed = true;
@@ -139,7 +146,7 @@ pub fn run(args: RenameArgs) -> i32 {
         }
     };
 
-    let mut out = String::new();
+    let mut out: Vec<u8> = Vec::new();
     for (i, edits) in &plan.changes {
         let input = &inputs[*i];
         let Some((_, file)) = valid.iter().find(|(j, _)| j == i) else {
@@ -154,14 +161,15 @@ pub fn run(args: RenameArgs) -> i32 {
             }
         };
         if !args.write {
-            out.push_str(&unified_diff(&file.text, &new_text, &input.display_name()));
+            let diff = unified_diff(&file.text, &new_text, &input.display_name());
+            out.extend_from_slice(&stand_ins[*i].encode(&diff));
             continue;
         }
         match input {
-            Input::File(path) => match write_atomic(path, new_text.as_bytes()) {
+            Input::File(path) => match write_atomic(path, &stand_ins[*i].encode(&new_text)) {
                 Ok(()) => {
-                    out.push_str(&input.display_name());
-                    out.push('\n');
+                    out.extend_from_slice(input.display_name().as_bytes());
+                    out.push(b'\n');
                 }
                 Err(e) => {
                     eprintln!("{}: {e}", input.display_name());
@@ -174,7 +182,11 @@ pub fn run(args: RenameArgs) -> i32 {
             }
         }
     }
-    print!("{out}");
+    {
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(&out);
+        let _ = stdout.flush();
+    }
     eprintln!("{}", plan.summary);
     if failed {
         EXIT_ERRORS
