@@ -1,6 +1,9 @@
-//! Fuzz target `parse`: the parser's invariants on arbitrary UTF-8 text.
+//! Fuzz target `parse`: the parser's invariants on arbitrary input.
 //!
-//! For every input that is valid UTF-8:
+//! For input that is not UTF-8 but which `encoding::decode` accepts (the
+//! other bytes only inside comments): the bytes come back from the
+//! stand-ins, and the decoded text parses losslessly. For every input that
+//! is valid UTF-8:
 //! - `parse`, `parse_expr` and `parse_template` never panic (nor overflow
 //!   the stack) and are lossless: the tree prints back the input byte for
 //!   byte;
@@ -16,6 +19,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
+        check_decoded(data);
         return;
     };
     check_parse("parse", &hclwright::parse(text), text);
@@ -33,6 +37,24 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// Bytes that are not all UTF-8: when `encoding::decode` accepts them
+/// (such bytes only inside comments), the stand-ins give the bytes back and
+/// the decoded text parses losslessly.
+fn check_decoded(data: &[u8]) {
+    let Ok(decoded) = hclwright::encoding::decode(data) else {
+        return;
+    };
+    assert!(
+        decoded.stand_ins.encode(&decoded.text).as_ref() == data,
+        "stand-ins do not give the bytes back"
+    );
+    check_parse(
+        "parse (decoded)",
+        &hclwright::parse(&decoded.text),
+        &decoded.text,
+    );
+}
 
 fn check_parse(entry: &str, parse: &Parse, text: &str) {
     let printed = parse.syntax().to_string();
