@@ -28,7 +28,7 @@
 //!
 //! // Outside a comment, upstream refuses the byte too.
 //! let error = decode(b"a = \"caf\xe9\"\n").unwrap_err();
-//! assert_eq!((error.offset, error.line, error.column), (8, 1, 9));
+//! assert_eq!((error.offset, error.byte, error.line, error.column), (8, 0xE9, 1, 9));
 //! ```
 
 use std::borrow::Cow;
@@ -61,6 +61,8 @@ pub struct StandIns {
 pub struct InvalidUtf8 {
     /// Byte offset of the first such byte in the source.
     pub offset: usize,
+    /// The byte.
+    pub byte: u8,
     /// Its 1-based line.
     pub line: usize,
     /// Its 1-based column, in characters (a byte that is not UTF-8 counts
@@ -111,7 +113,7 @@ fn decode_with_stand_ins(bytes: &[u8]) -> Result<Decoded<'static>, InvalidUtf8> 
             let Some(first) = first else {
                 // Every window is used: no stand-in is free (no real file
                 // gets here).
-                return Err(invalid_at(&text, source_offset));
+                return Err(invalid_at(&text, source_offset, byte));
             };
             stand_ins.push((text.len(), source_offset));
             text.push(char::from_u32(first + u32::from(byte - 0x80)).unwrap_or('\u{FFFD}'));
@@ -132,7 +134,11 @@ fn decode_with_stand_ins(bytes: &[u8]) -> Result<Decoded<'static>, InvalidUtf8> 
             token = tokens.next();
         }
         if token.is_none_or(|t| t.kind != SyntaxKind::COMMENT) {
-            return Err(invalid_at(&text[..offset], source_offset));
+            return Err(invalid_at(
+                &text[..offset],
+                source_offset,
+                bytes[source_offset],
+            ));
         }
     }
     Ok(Decoded {
@@ -141,12 +147,13 @@ fn decode_with_stand_ins(bytes: &[u8]) -> Result<Decoded<'static>, InvalidUtf8> 
     })
 }
 
-/// The error for a byte at `source_offset`, `before` being the decoded
+/// The error for `byte` at `source_offset`, `before` being the decoded
 /// text before it.
-fn invalid_at(before: &str, source_offset: usize) -> InvalidUtf8 {
+fn invalid_at(before: &str, source_offset: usize, byte: u8) -> InvalidUtf8 {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     InvalidUtf8 {
         offset: source_offset,
+        byte,
         line: before.matches('\n').count() + 1,
         column: before[line_start..].chars().count() + 1,
     }
@@ -205,8 +212,8 @@ impl fmt::Display for InvalidUtf8 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}:{}: invalid UTF-8 at byte offset {}: HCL files must be UTF-8 text (other bytes are accepted only inside comments)",
-            self.line, self.column, self.offset
+            "{}:{}: invalid UTF-8 at byte offset {} (0x{:02X}): HCL files must be UTF-8 text, and other bytes are accepted only inside comments",
+            self.line, self.column, self.offset, self.byte
         )
     }
 }
@@ -265,12 +272,13 @@ mod tests {
             (b"# \xe9\xe9\na = <<EOT\n  \xe9\nEOT\n", 17, 3, 3),
             (b"a = \"${\"\xe9\"}\"\n", 8, 1, 9),
             (b"a = \"%{ if x }\xe9%{ endif }\"\n", 14, 1, 15),
-            (b"/* x */ \xc3", 8, 1, 9),
+            (b"/* x */ \xe9", 8, 1, 9),
         ] {
             assert_eq!(
                 decode(bytes),
                 Err(InvalidUtf8 {
                     offset,
+                    byte: 0xE9,
                     line,
                     column
                 }),
