@@ -100,7 +100,9 @@ pub fn format_edits(text: &str) -> Vec<TextEdit> {
 /// The result is byte for byte what `terraform fmt` writes, except where
 /// `terraform fmt` loses data or breaks the file: a comment before or
 /// between labels (`b /* c */ "x" {`) is kept, a label it cannot decode is
-/// kept, and an unwrapped value that
+/// kept (`terraform fmt` drops a quoted label holding `$` or `%` before
+/// another character, as in `"$x"`, `"a%%b"` or `"$${x}"`), and an
+/// unwrapped value that
 /// would not parse on its own lines (a line comment before its end,
 /// parentheses that do not enclose all of it) is wrapped in parentheses.
 ///
