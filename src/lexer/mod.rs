@@ -349,6 +349,7 @@ impl<'a> Lexer<'a> {
             }
             '\'' => "invalid character `'`: strings are written in double quotes".to_string(),
             ';' => "invalid character `;`: statements are separated by newlines".to_string(),
+            '`' => "invalid character `` ` ``: strings are written in double quotes, or as a heredoc (`<<EOT`) over several lines".to_string(),
             c if c.is_control() => format!("invalid character U+{:04X}", c as u32),
             c if c.is_ascii() => format!("invalid character `{c}`"),
             // The code point too: the character may be invisible (U+200D)

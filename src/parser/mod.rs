@@ -571,8 +571,21 @@ pub(crate) fn describe(kind: SyntaxKind, text: &str) -> String {
         HEREDOC_END => "the end of a heredoc".to_string(),
         INTERP_START => format!("`{}`", text.trim_end()),
         DIRECTIVE_START => format!("`{}`", text.trim_end()),
-        ERROR_TOKEN => format!("invalid character `{}`", text.escape_debug()),
+        ERROR_TOKEN => format!(
+            "invalid character {}",
+            code(&text.escape_debug().to_string())
+        ),
         BOM => "a byte order mark".to_string(),
-        _ => format!("`{text}`"),
+        _ => code(text),
+    }
+}
+
+/// `text` in backticks, or in double backticks with spaces when it holds
+/// one (`` ` ``), so that a message stays readable.
+fn code(text: &str) -> String {
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
     }
 }
