@@ -166,7 +166,7 @@ impl StandIns {
     }
 
     /// The byte a character stands in for, if it is a stand-in.
-    fn byte(&self, c: char) -> Option<u8> {
+    pub fn byte(&self, c: char) -> Option<u8> {
         let first = self.first?;
         let i = (c as u32).checked_sub(first)?;
         (i < WINDOW).then(|| 0x80 + i as u8)

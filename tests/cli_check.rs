@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use common::{TempDir, stderr};
+use common::{TempDir, stderr, stdout};
 
 fn hclwright(args: &[&str], dir: &Path, stdin: Option<&[u8]>) -> Output {
     common::hclwright(dir, args, stdin.unwrap_or_default())
@@ -240,4 +240,61 @@ fn bytes_that_are_not_utf8_are_accepted_in_comments_only() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn json_lists_every_problem_with_positions() {
+    let dir = TempDir::new(&[("broken.tf", "a = \nb = \"x\n"), ("ok.tf", "a = 1\n")]);
+    fs::write(dir.path().join("latin1.tf"), b"# caf\xe9\na = [1 2]\n").unwrap();
+    let o = hclwright(
+        &[
+            "check",
+            "--json",
+            "broken.tf",
+            "ok.tf",
+            "latin1.tf",
+            "missing.tf",
+        ],
+        dir.path(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "");
+    let problems: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let problems = problems.as_array().unwrap();
+    let summary: Vec<String> = problems
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {}:{}-{}:{} [{}..{}]",
+                p["path"].as_str().unwrap(),
+                p["line"],
+                p["column"],
+                p["end_line"],
+                p["end_column"],
+                p["start"],
+                p["end"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            // Missing paths first, as the walk reports them.
+            "missing.tf null:null-null:null [null..null]",
+            "broken.tf 1:5-2:1 [4..5]",
+            "broken.tf 2:7-2:7 [11..11]",
+            // Byte offsets count the file's bytes: `é` is one byte here.
+            "latin1.tf 2:8-2:9 [14..15]",
+        ]
+    );
+    assert!(
+        problems[1]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("expected an expression after `=`")
+    );
+    // Clean input: an empty list and exit 0.
+    let o = hclwright(&["check", "--json", "ok.tf"], dir.path(), None);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), "[]\n".to_string()));
 }

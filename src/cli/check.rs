@@ -2,7 +2,10 @@
 
 use std::io::Write;
 
-use super::files::{Source, read_error_message};
+use hclwright::{LineIndex, TextSize};
+
+use super::files::{ReadError, Source, read_error_message};
+use super::json;
 use super::pipeline::{self, Panicked};
 use super::{EXIT_ERRORS, EXIT_OK};
 
@@ -14,31 +17,73 @@ pub struct CheckArgs {
     #[arg(default_value = ".")]
     paths: Vec<String>,
     /// Print nothing, only set the exit code.
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "json")]
     quiet: bool,
+    /// Print the problems as a JSON array on standard output, one object
+    /// per problem: `path`, `line`, `column`, `end_line`, `end_column`
+    /// (1-based, columns in characters), `start`, `end` (byte offsets) and
+    /// `message`; positions are `null` where there are none (a file that
+    /// cannot be read). The exit code is the same as without `--json`.
+    #[arg(long)]
+    json: bool,
+}
+
+/// How problems are reported.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Quiet,
+    Text,
+    Json,
 }
 
 pub fn run(args: CheckArgs) -> i32 {
-    let walked = pipeline::run(&args.paths, true, |input| check_one(input, args.quiet));
+    let output = if args.quiet {
+        Output::Quiet
+    } else if args.json {
+        Output::Json
+    } else {
+        Output::Text
+    };
+    let walked = pipeline::run(&args.paths, true, |input| check_one(input, output));
     let mut failed = !walked.errors.is_empty();
-    let stderr = std::io::stderr();
-    let mut err = std::io::BufWriter::new(stderr.lock());
-    if !args.quiet {
-        for e in &walked.errors {
-            let _ = writeln!(err, "{e}");
-        }
-    }
+    let mut reports: Vec<String> = walked
+        .errors
+        .iter()
+        .map(|e| match output {
+            Output::Json => json_problem(Some(&e.path), None, &e.message),
+            _ => format!("{e}\n"),
+        })
+        .collect();
     for (input, checked) in walked.results {
         let checked = checked.unwrap_or_else(|Panicked| Checked {
             ok: false,
-            messages: format!("{}: internal error\n", input.display_name()),
+            reports: vec![match output {
+                Output::Json => json_problem(Some(&input.display_name()), None, "internal error"),
+                _ => format!("{}: internal error\n", input.display_name()),
+            }],
         });
         failed |= !checked.ok;
-        if !args.quiet {
-            let _ = err.write_all(checked.messages.as_bytes());
+        reports.extend(checked.reports);
+    }
+    match output {
+        Output::Quiet => {}
+        Output::Text => {
+            let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+            for report in &reports {
+                let _ = err.write_all(report.as_bytes());
+            }
+            let _ = err.flush();
+        }
+        Output::Json => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let _ = if reports.is_empty() {
+                writeln!(out, "[]")
+            } else {
+                writeln!(out, "[\n  {}\n]", reports.join(",\n  "))
+            };
+            let _ = out.flush();
         }
     }
-    let _ = err.flush();
     if failed { EXIT_ERRORS } else { EXIT_OK }
 }
 
@@ -46,40 +91,105 @@ pub fn run(args: CheckArgs) -> i32 {
 struct Checked {
     /// No syntax error, and the input could be read.
     ok: bool,
-    /// The rendered errors (empty when `quiet`).
-    messages: String,
+    /// The problems, rendered for the output (none when quiet).
+    reports: Vec<String>,
+}
+
+/// Where a problem is: lines and columns of its start and end, byte
+/// offsets of both.
+struct Span {
+    start: (usize, usize),
+    end: (usize, usize),
+    bytes: (usize, usize),
+}
+
+/// One problem as a JSON object.
+fn json_problem(path: Option<&str>, span: Option<Span>, message: &str) -> String {
+    let path = path.map_or("null".to_string(), json::string);
+    let span = span.map_or(
+        r#""line": null, "column": null, "end_line": null, "end_column": null, "start": null, "end": null"#
+            .to_string(),
+        |s| {
+            format!(
+                r#""line": {}, "column": {}, "end_line": {}, "end_column": {}, "start": {}, "end": {}"#,
+                s.start.0, s.start.1, s.end.0, s.end.1, s.bytes.0, s.bytes.1
+            )
+        },
+    );
+    format!(
+        r#"{{"path": {path}, {span}, "message": {}}}"#,
+        json::string(message)
+    )
 }
 
 /// Checks one input.
-fn check_one(source: &Source, quiet: bool) -> Checked {
+fn check_one(source: &Source, output: Output) -> Checked {
     let input = source.input();
     source.with_text(|text| {
         let decoded = match text {
             Ok(decoded) => decoded,
             Err(e) => {
-                let messages = if quiet {
-                    String::new()
-                } else {
-                    format!("{}\n", read_error_message(input, &e))
+                let reports = match (output, &e) {
+                    (Output::Quiet, _) => Vec::new(),
+                    (Output::Text, _) => vec![format!("{}\n", read_error_message(input, &e))],
+                    (Output::Json, ReadError::Utf8(bad)) => vec![json_problem(
+                        Some(&input.display_name()),
+                        Some(Span {
+                            start: (bad.line, bad.column),
+                            end: (bad.line, bad.column + 1),
+                            bytes: (bad.offset, bad.offset + 1),
+                        }),
+                        &format!("invalid UTF-8 byte 0x{:02X}: HCL files must be UTF-8 text, and other bytes are accepted only inside comments", bad.byte),
+                    )],
+                    (Output::Json, ReadError::Io(io)) => {
+                        vec![json_problem(Some(&input.display_name()), None, &io.to_string())]
+                    }
                 };
-                return Checked {
-                    ok: false,
-                    messages,
-                };
+                return Checked { ok: false, reports };
             }
         };
         let text = &decoded.text;
         let errors = hclwright::syntax_errors(text);
-        let mut messages = String::new();
-        if !quiet {
-            let name = input.display_name();
-            for e in &errors {
-                messages.push_str(&decoded.stand_ins.shown(&e.render(&name, text)));
+        let name = input.display_name();
+        let reports = match output {
+            Output::Quiet => Vec::new(),
+            Output::Text => errors
+                .iter()
+                .map(|e| decoded.stand_ins.shown(&e.render(&name, text)).into_owned())
+                .collect(),
+            Output::Json => {
+                let lines = LineIndex::new(text);
+                // Offsets in the file's bytes: a stand-in takes three bytes
+                // of the text for one of the file.
+                let stand_ins: Vec<usize> = if decoded.stand_ins.is_empty() {
+                    Vec::new()
+                } else {
+                    text.char_indices()
+                        .filter(|&(_, c)| decoded.stand_ins.byte(c).is_some())
+                        .map(|(i, _)| i)
+                        .collect()
+                };
+                let source_offset = |offset: TextSize| {
+                    let offset = usize::from(offset);
+                    offset - 2 * stand_ins.partition_point(|&i| i < offset)
+                };
+                errors
+                    .iter()
+                    .map(|e| {
+                        let (end_line, end_column) = lines.line_col(e.range.end());
+                        let span = Span {
+                            start: (e.line as usize, e.column as usize),
+                            end: (end_line as usize, end_column as usize),
+                            bytes: (source_offset(e.range.start()), source_offset(e.range.end())),
+                        };
+                        json_problem(Some(&name), Some(span), &decoded.stand_ins.shown(&e.message))
+                    })
+                    .collect()
             }
-        }
+        };
         Checked {
             ok: errors.is_empty(),
-            messages,
+            reports,
         }
     })
 }

@@ -9,6 +9,8 @@ use std::sync::Arc;
 
 use hclwright::encoding::{Decoded, InvalidUtf8, StandIns, decode};
 
+use super::pipeline::WalkError;
+
 /// File name endings treated as HCL when walking directories.
 pub const HCL_EXTENSIONS: &[&str] = &[".tf", ".tfvars", ".hcl", ".nomad"];
 
@@ -45,7 +47,7 @@ pub fn is_hcl_file_name(name: &str) -> bool {
 /// Commands that read every file should rather use
 /// [`pipeline::run`](super::pipeline::run), which reads and processes the
 /// files while the walk goes on.
-pub fn expand(paths: &[String], recursive: bool) -> (Vec<Input>, Vec<String>) {
+pub fn expand(paths: &[String], recursive: bool) -> (Vec<Input>, Vec<WalkError>) {
     let walked = super::pipeline::run(paths, recursive, |_| ());
     let inputs = walked.results.into_iter().map(|(input, _)| input).collect();
     (inputs, walked.errors)

@@ -5,6 +5,7 @@ mod dump;
 mod edit;
 mod files;
 mod fmt;
+mod json;
 mod pipeline;
 mod refs;
 mod rename;

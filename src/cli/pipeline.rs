@@ -23,10 +23,25 @@ use super::files::{Folder, Input, Source};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Panicked;
 
+/// A path that could not be listed or opened.
+#[derive(Debug)]
+pub struct WalkError {
+    /// The path, as shown.
+    pub path: String,
+    /// What the OS said.
+    pub message: String,
+}
+
+impl std::fmt::Display for WalkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
 /// What a run found, in walk order.
 pub struct Walked<T> {
-    /// Paths that could not be read, as `path: message`.
-    pub errors: Vec<String>,
+    /// Paths that could not be read.
+    pub errors: Vec<WalkError>,
     /// Every input, with what `process` made of it.
     pub results: Vec<(Input, Result<T, Panicked>)>,
 }
@@ -90,7 +105,7 @@ enum Job {
 
 /// What a task produced, to be sorted by key.
 enum Found<T> {
-    Error(String),
+    Error(WalkError),
     Processed(Input, Result<T, Panicked>),
 }
 
@@ -235,7 +250,13 @@ where
                 let source = Source::new(Input::File(PathBuf::from(path)));
                 Done::found(key, processed(walk, source))
             }
-            Err(e) => Done::found(key, Found::Error(format!("{path}: {e}"))),
+            Err(e) => Done::found(
+                key,
+                Found::Error(WalkError {
+                    path: path.to_string(),
+                    message: e.to_string(),
+                }),
+            ),
         },
     }
 }
@@ -249,7 +270,15 @@ fn list<T>(key: Vec<u32>, dir: &Path, parent: Option<&Folder>, recursive: bool) 
     });
     let (folder, listing) = match listed {
         Ok(listed) => listed,
-        Err(e) => return Done::found(key, Found::Error(format!("{}: {e}", dir.display()))),
+        Err(e) => {
+            return Done::found(
+                key,
+                Found::Error(WalkError {
+                    path: dir.display().to_string(),
+                    message: e.to_string(),
+                }),
+            );
+        }
     };
     let child_key = |group: u32, j: usize| {
         let mut child = Vec::with_capacity(key.len() + 2);
@@ -354,7 +383,7 @@ mod tests {
             },
         );
         assert_eq!(walked.errors.len(), 1);
-        assert!(walked.errors[0].contains("no-such-file: "));
+        assert!(walked.errors[0].to_string().contains("no-such-file: "));
         assert_eq!(
             walked.results,
             [

@@ -6,6 +6,7 @@ use hclwright::LineIndex;
 use hclwright::refs::{Binding, IndexKey, Reference, StepKind, references, references_with_locals};
 
 use super::files::{Input, expand, read_error_message, read_input};
+use super::json;
 use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Exit code: no reference found.
@@ -110,21 +111,21 @@ fn json_reference(path: &str, lines: &LineIndex, reference: &Reference) -> Strin
     for step in &t.steps {
         let (sline, scol) = lines.line_col(step.range.start());
         let kind = match &step.kind {
-            StepKind::Attr(name) => format!(r#""kind": "attr", "name": {}"#, json_string(name)),
+            StepKind::Attr(name) => format!(r#""kind": "attr", "name": {}"#, json::string(name)),
             StepKind::Index(IndexKey::Number(n)) => {
                 format!(
                     r#""kind": "index", "key": {}, "key_type": "number""#,
-                    json_string(n)
+                    json::string(n)
                 )
             }
             StepKind::Index(IndexKey::String(s)) => {
                 format!(
                     r#""kind": "index", "key": {}, "key_type": "string""#,
-                    json_string(s)
+                    json::string(s)
                 )
             }
             StepKind::LegacyIndex(n) => {
-                format!(r#""kind": "legacy_index", "key": {}"#, json_string(n))
+                format!(r#""kind": "legacy_index", "key": {}"#, json::string(n))
             }
             StepKind::DynamicIndex => r#""kind": "dynamic_index""#.to_string(),
             StepKind::AttrSplat => r#""kind": "attr_splat""#.to_string(),
@@ -142,42 +143,11 @@ fn json_reference(path: &str, lines: &LineIndex, reference: &Reference) -> Strin
     };
     format!(
         r#"{{"path": {}, "line": {line}, "column": {column}, "traversal": {}, "root": {}, "local": {local}, "start": {}, "end": {}, "steps": [{}]}}"#,
-        json_string(path),
-        json_string(&t.to_string()),
-        json_string(&t.root),
+        json::string(path),
+        json::string(&t.to_string()),
+        json::string(&t.root),
         u32::from(range.start()),
         u32::from(range.end()),
         steps.join(", ")
     )
-}
-
-/// `s` as a JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(json_string("a\"b\\c\n\u{1}é"), r#""a\"b\\c\n\u0001é""#);
-    }
 }
