@@ -208,13 +208,20 @@ impl StandIns {
     }
 }
 
+impl InvalidUtf8 {
+    /// What is wrong, without the line and column.
+    pub fn message(&self) -> String {
+        format!(
+            "invalid UTF-8 at byte offset {} (0x{:02X}): HCL files must be UTF-8 text, and other bytes are accepted only inside comments",
+            self.offset, self.byte
+        )
+    }
+}
+
+/// `line:column: message`.
 impl fmt::Display for InvalidUtf8 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: invalid UTF-8 at byte offset {} (0x{:02X}): HCL files must be UTF-8 text, and other bytes are accepted only inside comments",
-            self.line, self.column, self.offset, self.byte
-        )
+        write!(f, "{}:{}: {}", self.line, self.column, self.message())
     }
 }
 

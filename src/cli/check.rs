@@ -2,9 +2,10 @@
 
 use std::io::Write;
 
-use hclwright::{LineIndex, TextSize};
+use hclwright::encoding::Decoded;
+use hclwright::{LineIndex, SyntaxError, TextSize};
 
-use super::files::{ReadError, Source, read_error_message};
+use super::files::{Input, ReadError, Source, read_error_message};
 use super::json;
 use super::pipeline::{self, Panicked};
 use super::{EXIT_ERRORS, EXIT_OK};
@@ -129,23 +130,10 @@ fn check_one(source: &Source, output: Output) -> Checked {
         let decoded = match text {
             Ok(decoded) => decoded,
             Err(e) => {
-                let reports = match (output, &e) {
-                    (Output::Quiet, _) => Vec::new(),
-                    (Output::Text, _) => vec![format!("{}\n", read_error_message(input, &e))],
-                    (Output::Json, ReadError::Utf8(bad)) => vec![json_problem(
-                        Some(&input.display_name()),
-                        Some(Span {
-                            start: (bad.line, bad.column),
-                            end: (bad.line, bad.column + 1),
-                            bytes: (bad.offset, bad.offset + 1),
-                        }),
-                        &format!("invalid UTF-8 byte 0x{:02X}: HCL files must be UTF-8 text, and other bytes are accepted only inside comments", bad.byte),
-                    )],
-                    (Output::Json, ReadError::Io(io)) => {
-                        vec![json_problem(Some(&input.display_name()), None, &io.to_string())]
-                    }
+                return Checked {
+                    ok: false,
+                    reports: read_error_reports(input, &e, output),
                 };
-                return Checked { ok: false, reports };
             }
         };
         let text = &decoded.text;
@@ -157,39 +145,62 @@ fn check_one(source: &Source, output: Output) -> Checked {
                 .iter()
                 .map(|e| decoded.stand_ins.shown(&e.render(&name, text)).into_owned())
                 .collect(),
-            Output::Json => {
-                let lines = LineIndex::new(text);
-                // Offsets in the file's bytes: a stand-in takes three bytes
-                // of the text for one of the file.
-                let stand_ins: Vec<usize> = if decoded.stand_ins.is_empty() {
-                    Vec::new()
-                } else {
-                    text.char_indices()
-                        .filter(|&(_, c)| decoded.stand_ins.byte(c).is_some())
-                        .map(|(i, _)| i)
-                        .collect()
-                };
-                let source_offset = |offset: TextSize| {
-                    let offset = usize::from(offset);
-                    offset - 2 * stand_ins.partition_point(|&i| i < offset)
-                };
-                errors
-                    .iter()
-                    .map(|e| {
-                        let (end_line, end_column) = lines.line_col(e.range.end());
-                        let span = Span {
-                            start: (e.line as usize, e.column as usize),
-                            end: (end_line as usize, end_column as usize),
-                            bytes: (source_offset(e.range.start()), source_offset(e.range.end())),
-                        };
-                        json_problem(Some(&name), Some(span), &decoded.stand_ins.shown(&e.message))
-                    })
-                    .collect()
-            }
+            Output::Json => json_syntax_errors(&name, &decoded, &errors),
         };
         Checked {
             ok: errors.is_empty(),
             reports,
         }
     })
+}
+
+/// The report of an input that could not be read.
+fn read_error_reports(input: &Input, error: &ReadError, output: Output) -> Vec<String> {
+    let name = input.display_name();
+    match (output, error) {
+        (Output::Quiet, _) => Vec::new(),
+        (Output::Text, _) => vec![format!("{}\n", read_error_message(input, error))],
+        (Output::Json, ReadError::Utf8(bad)) => {
+            let span = Span {
+                start: (bad.line, bad.column),
+                end: (bad.line, bad.column + 1),
+                bytes: (bad.offset, bad.offset + 1),
+            };
+            vec![json_problem(Some(&name), Some(span), &bad.message())]
+        }
+        (Output::Json, ReadError::Io(io)) => {
+            vec![json_problem(Some(&name), None, &io.to_string())]
+        }
+    }
+}
+
+/// Syntax errors as JSON objects, with byte offsets in the file's bytes.
+fn json_syntax_errors(name: &str, decoded: &Decoded<'_>, errors: &[SyntaxError]) -> Vec<String> {
+    let text = &decoded.text;
+    let lines = LineIndex::new(text);
+    // A stand-in takes three bytes of the text for one of the file.
+    let stand_ins: Vec<usize> = if decoded.stand_ins.is_empty() {
+        Vec::new()
+    } else {
+        text.char_indices()
+            .filter(|&(_, c)| decoded.stand_ins.byte(c).is_some())
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let source_offset = |offset: TextSize| {
+        let offset = usize::from(offset);
+        offset - 2 * stand_ins.partition_point(|&i| i < offset)
+    };
+    errors
+        .iter()
+        .map(|e| {
+            let (end_line, end_column) = lines.line_col(e.range.end());
+            let span = Span {
+                start: (e.line as usize, e.column as usize),
+                end: (end_line as usize, end_column as usize),
+                bytes: (source_offset(e.range.start()), source_offset(e.range.end())),
+            };
+            json_problem(Some(name), Some(span), &decoded.stand_ins.shown(&e.message))
+        })
+        .collect()
 }
