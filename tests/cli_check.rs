@@ -246,6 +246,7 @@ fn bytes_that_are_not_utf8_are_accepted_in_comments_only() {
 fn json_lists_every_problem_with_positions() {
     let dir = TempDir::new(&[("broken.tf", "a = \nb = \"x\n"), ("ok.tf", "a = 1\n")]);
     fs::write(dir.path().join("latin1.tf"), b"# caf\xe9\na = [1 2]\n").unwrap();
+    fs::write(dir.path().join("string.tf"), b"a = \"\xe9\"\n").unwrap();
     let o = hclwright(
         &[
             "check",
@@ -253,6 +254,7 @@ fn json_lists_every_problem_with_positions() {
             "broken.tf",
             "ok.tf",
             "latin1.tf",
+            "string.tf",
             "missing.tf",
         ],
         dir.path(),
@@ -286,6 +288,7 @@ fn json_lists_every_problem_with_positions() {
             "broken.tf 2:7-2:7 [11..11]",
             // Byte offsets count the file's bytes: `é` is one byte here.
             "latin1.tf 2:8-2:9 [14..15]",
+            "string.tf 1:6-1:7 [5..6]",
         ]
     );
     assert!(
