@@ -173,14 +173,18 @@ proptest! {
             let encoded = decoded.stand_ins.encode(&decoded.text);
             prop_assert_eq!(encoded.as_ref(), &bytes[..]);
             let formatted = hclwright::format(&decoded.text);
-            // What formatting may not change: all but spaces, tabs and a
-            // leading byte order mark.
-            let kept = |bytes: &[u8]| -> Vec<u8> {
-                let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+            // Formatting changes only spaces and tabs, and drops a byte
+            // order mark at the very start (one after spaces moves to the
+            // start, as upstream).
+            let skeleton = |bytes: &[u8]| -> Vec<u8> {
                 bytes.iter().copied().filter(|b| !b" \t".contains(b)).collect()
             };
+            let bom = "\u{feff}".as_bytes();
             let formatted_bytes = decoded.stand_ins.encode(&formatted);
-            prop_assert_eq!(kept(&formatted_bytes), kept(&bytes));
+            prop_assert_eq!(
+                skeleton(&formatted_bytes),
+                skeleton(bytes.strip_prefix(bom).unwrap_or(&bytes))
+            );
         } else {
             prop_assert!(std::str::from_utf8(&bytes).is_err());
         }
