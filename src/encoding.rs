@@ -211,8 +211,13 @@ impl StandIns {
 impl InvalidUtf8 {
     /// What is wrong, without the line and column.
     pub fn message(&self) -> String {
+        let utf16 = if self.offset == 0 && matches!(self.byte, 0xFE | 0xFF) {
+            " (the file starts like UTF-16 text: save it as UTF-8)"
+        } else {
+            ""
+        };
         format!(
-            "invalid UTF-8 at byte offset {} (0x{:02X}): HCL files must be UTF-8 text, and other bytes are accepted only inside comments",
+            "invalid UTF-8 at byte offset {} (0x{:02X}): HCL files must be UTF-8 text, and other bytes are accepted only inside comments{utf16}",
             self.offset, self.byte
         )
     }
@@ -269,6 +274,22 @@ mod tests {
             decoded.stand_ins.shown(&decoded.text).as_ref(),
             "# \u{E000}\u{E07F}\u{E080} \u{FFFD}\u{FFFD}\n"
         );
+    }
+
+    #[test]
+    fn utf16_is_named_as_such() {
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("a = 1\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let message = decode(&utf16).unwrap_err().to_string();
+        assert!(
+            message.starts_with("1:1: invalid UTF-8 at byte offset 0 (0xFF)")
+                && message.ends_with("(the file starts like UTF-16 text: save it as UTF-8)"),
+            "{message}"
+        );
+        let latin1 = decode(b"a = \"\xff\"\n").unwrap_err().to_string();
+        assert!(!latin1.contains("UTF-16"), "{latin1}");
     }
 
     #[test]
