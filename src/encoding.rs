@@ -34,8 +34,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::SyntaxKind;
 use crate::lexer::tokenize;
+use crate::{SyntaxKind, TextSize};
 
 /// Source text decoded by [`decode`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,12 +150,61 @@ fn decode_with_stand_ins(bytes: &[u8]) -> Result<Decoded<'static>, InvalidUtf8> 
 /// The error for `byte` at `source_offset`, `before` being the decoded
 /// text before it.
 fn invalid_at(before: &str, source_offset: usize, byte: u8) -> InvalidUtf8 {
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let (line, column) = crate::line_col(before, TextSize::of(before));
     InvalidUtf8 {
         offset: source_offset,
         byte,
-        line: before.matches('\n').count() + 1,
-        column: before[line_start..].chars().count() + 1,
+        line: line as usize,
+        column: column as usize,
+    }
+}
+
+/// Decodes source bytes as [`decode`] does, taking them by value: UTF-8
+/// becomes the text without a copy.
+pub fn decode_owned(bytes: Vec<u8>) -> Result<Decoded<'static>, InvalidUtf8> {
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Decoded {
+            text: Cow::Owned(text),
+            stand_ins: StandIns::default(),
+        }),
+        Err(e) => decode_with_stand_ins(e.as_bytes()),
+    }
+}
+
+/// Bytes a stand-in takes in the text for the one byte it stands for in
+/// the source (every private-use character is three bytes of UTF-8).
+const STAND_IN_EXTRA_BYTES: usize = '\u{E000}'.len_utf8() - 1;
+
+impl Decoded<'_> {
+    /// The offsets in the decoded text that differ from those of the
+    /// source: where each stand-in is (none for a UTF-8 source).
+    pub fn source_offsets(&self) -> SourceOffsets {
+        let stand_ins = if self.stand_ins.is_empty() {
+            Vec::new()
+        } else {
+            self.text
+                .char_indices()
+                .filter(|&(_, c)| self.stand_ins.byte(c).is_some())
+                .map(|(i, _)| i)
+                .collect()
+        };
+        SourceOffsets { stand_ins }
+    }
+}
+
+/// Turns offsets in a [`Decoded`] text into byte offsets in the source
+/// (from [`Decoded::source_offsets`]).
+#[derive(Clone, Debug, Default)]
+pub struct SourceOffsets {
+    /// Offsets of the stand-ins in the decoded text, in order.
+    stand_ins: Vec<usize>,
+}
+
+impl SourceOffsets {
+    /// The byte offset in the source of `offset` in the decoded text.
+    pub fn source(&self, offset: TextSize) -> usize {
+        let offset = usize::from(offset);
+        offset - STAND_IN_EXTRA_BYTES * self.stand_ins.partition_point(|&i| i < offset)
     }
 }
 
@@ -273,6 +322,25 @@ mod tests {
         assert_eq!(
             decoded.stand_ins.shown(&decoded.text).as_ref(),
             "# \u{E000}\u{E07F}\u{E080} \u{FFFD}\u{FFFD}\n"
+        );
+    }
+
+    #[test]
+    fn offsets_map_back_to_the_source() {
+        let bytes = b"# \xe9\xe9 x\na = [1 2]\n";
+        let decoded = decode(bytes).unwrap();
+        let offsets = decoded.source_offsets();
+        let in_text = |needle: &str| TextSize::from(decoded.text.find(needle).unwrap() as u32);
+        assert_eq!(offsets.source(in_text(" x")), 4);
+        assert_eq!(offsets.source(in_text("2]")), 14);
+        assert_eq!(bytes[14], b'2');
+        assert_eq!(offsets.source(0.into()), 0);
+        let plain = decode(b"a = [1 2]\n").unwrap();
+        assert_eq!(plain.source_offsets().source(7.into()), 7);
+        assert_eq!(decode_owned(bytes.to_vec()).unwrap(), decoded);
+        assert_eq!(
+            decode_owned(b"a = 1\n".to_vec()).unwrap().text,
+            decode(b"a = 1\n").unwrap().text
         );
     }
 

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use hclwright::encoding::Decoded;
-use hclwright::{LineIndex, SyntaxError, TextSize};
+use hclwright::{LineIndex, SyntaxError};
 
 use super::files::{Input, ReadError, Source, read_error_message};
 use super::json;
@@ -22,7 +22,7 @@ pub struct CheckArgs {
     quiet: bool,
     /// Print the problems as a JSON array on standard output, one object
     /// per problem: `path`, `line`, `column`, `end_line`, `end_column`
-    /// (1-based, columns in characters), `start`, `end` (byte offsets) and
+    /// (1-based, columns in characters), `start`, `end` (byte offsets in the file) and
     /// `message`; positions are `null` where there are none (a file that
     /// cannot be read). The exit code is the same as without `--json`.
     #[arg(long)]
@@ -50,18 +50,16 @@ pub fn run(args: CheckArgs) -> i32 {
     let mut reports: Vec<String> = walked
         .errors
         .iter()
-        .map(|e| match output {
-            Output::Json => json_problem(Some(&e.path), None, &e.message),
-            _ => format!("{e}\n"),
-        })
+        .map(|e| report_without_position(output, &e.path, &e.message))
         .collect();
     for (input, checked) in walked.results {
         let checked = checked.unwrap_or_else(|Panicked| Checked {
             ok: false,
-            reports: vec![match output {
-                Output::Json => json_problem(Some(&input.display_name()), None, "internal error"),
-                _ => format!("{}: internal error\n", input.display_name()),
-            }],
+            reports: vec![report_without_position(
+                output,
+                &input.display_name(),
+                "internal error",
+            )],
         });
         failed |= !checked.ok;
         reports.extend(checked.reports);
@@ -105,8 +103,8 @@ struct Span {
 }
 
 /// One problem as a JSON object.
-fn json_problem(path: Option<&str>, span: Option<Span>, message: &str) -> String {
-    let path = path.map_or("null".to_string(), json::string);
+fn json_problem(path: &str, span: Option<Span>, message: &str) -> String {
+    let path = json::string(path);
     let span = span.map_or(
         r#""line": null, "column": null, "end_line": null, "end_column": null, "start": null, "end": null"#
             .to_string(),
@@ -166,31 +164,26 @@ fn read_error_reports(input: &Input, error: &ReadError, output: Output) -> Vec<S
                 end: (bad.line, bad.column + 1),
                 bytes: (bad.offset, bad.offset + 1),
             };
-            vec![json_problem(Some(&name), Some(span), &bad.message())]
+            vec![json_problem(&name, Some(span), &bad.message())]
         }
         (Output::Json, ReadError::Io(io)) => {
-            vec![json_problem(Some(&name), None, &io.to_string())]
+            vec![report_without_position(output, &name, &io.to_string())]
         }
+    }
+}
+
+/// A problem with a path but no position in a text (`path: message`).
+fn report_without_position(output: Output, path: &str, message: &str) -> String {
+    match output {
+        Output::Json => json_problem(path, None, message),
+        _ => format!("{path}: {message}\n"),
     }
 }
 
 /// Syntax errors as JSON objects, with byte offsets in the file's bytes.
 fn json_syntax_errors(name: &str, decoded: &Decoded<'_>, errors: &[SyntaxError]) -> Vec<String> {
-    let text = &decoded.text;
-    let lines = LineIndex::new(text);
-    // A stand-in takes three bytes of the text for one of the file.
-    let stand_ins: Vec<usize> = if decoded.stand_ins.is_empty() {
-        Vec::new()
-    } else {
-        text.char_indices()
-            .filter(|&(_, c)| decoded.stand_ins.byte(c).is_some())
-            .map(|(i, _)| i)
-            .collect()
-    };
-    let source_offset = |offset: TextSize| {
-        let offset = usize::from(offset);
-        offset - 2 * stand_ins.partition_point(|&i| i < offset)
-    };
+    let lines = LineIndex::new(&decoded.text);
+    let offsets = decoded.source_offsets();
     errors
         .iter()
         .map(|e| {
@@ -198,9 +191,12 @@ fn json_syntax_errors(name: &str, decoded: &Decoded<'_>, errors: &[SyntaxError])
             let span = Span {
                 start: (e.line as usize, e.column as usize),
                 end: (end_line as usize, end_column as usize),
-                bytes: (source_offset(e.range.start()), source_offset(e.range.end())),
+                bytes: (
+                    offsets.source(e.range.start()),
+                    offsets.source(e.range.end()),
+                ),
             };
-            json_problem(Some(name), Some(span), &decoded.stand_ins.shown(&e.message))
+            json_problem(name, Some(span), &decoded.stand_ins.shown(&e.message))
         })
         .collect()
 }

@@ -1,13 +1,12 @@
 //! Finding HCL files and reading them.
 
-use std::borrow::Cow;
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hclwright::encoding::{Decoded, InvalidUtf8, StandIns, decode};
+use hclwright::encoding::{Decoded, InvalidUtf8, decode, decode_owned};
 
 use super::pipeline::WalkError;
 
@@ -314,18 +313,7 @@ pub fn read_input(input: &Input) -> Result<Decoded<'static>, ReadError> {
         }
         Input::File(p) => std::fs::read(p).map_err(ReadError::Io)?,
     };
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(Decoded {
-            text: Cow::Owned(text),
-            stand_ins: StandIns::default(),
-        }),
-        Err(e) => decode(e.as_bytes())
-            .map(|decoded| Decoded {
-                text: Cow::Owned(decoded.text.into_owned()),
-                stand_ins: decoded.stand_ins,
-            })
-            .map_err(ReadError::Utf8),
-    }
+    decode_owned(bytes).map_err(ReadError::Utf8)
 }
 
 /// A read buffer, zeroed once and grown when a file does not fit.
