@@ -354,3 +354,76 @@ fn edits_keep_bytes_that_are_not_utf8_in_comments() {
     let o = common::hclwright(dir.path(), &["rm", "zone"], input);
     assert_eq!(o.stdout, b"# r\xe9gion\nregion = \"eu\" # caf\xe9\n");
 }
+
+/// `mv` on a block address and `block mv` change the block's labels, as
+/// hcledit's `block mv` does; its type never changes.
+#[test]
+fn mv_on_a_block_moves_its_labels() {
+    let dir = TempDir::new();
+    std::fs::write(
+        dir.path().join("b.tf"),
+        "variable \"foo\" {\n}\nmodule \"a\" {\n}\n",
+    )
+    .unwrap();
+    let o = run(
+        dir.path(),
+        &["mv", "variable.foo", "variable.bar", "b.tf"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(out(&o), "variable \"bar\" {\n}\nmodule \"a\" {\n}\n");
+    let o = run(dir.path(), &["mv", "module.a", "module.b", "b.tf"], "");
+    assert_eq!(out(&o), "variable \"foo\" {\n}\nmodule \"b\" {\n}\n");
+    let o = run(
+        dir.path(),
+        &[
+            "block",
+            "mv",
+            "resource.aws_instance.web",
+            "resource.aws_instance.app",
+            "main.tf",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        MAIN.replace("\"aws_instance\" \"web\"", "\"aws_instance\" \"app\"")
+    );
+    let o = run(
+        dir.path(),
+        &[
+            "mv",
+            "resource.aws_instance.web",
+            "resource.aws_instance.app",
+            "main.tf",
+            "-u",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(dir.read().contains("resource \"aws_instance\" \"app\" {"));
+    // Another type, another number of labels, a bare name: errors, and
+    // nothing is printed or written.
+    for target in ["module.foo", "variable.foo.x", "bar"] {
+        let o = run(dir.path(), &["mv", "variable.foo", target, "b.tf"], "");
+        assert_eq!(o.status.code(), Some(2), "{target}: {}", out(&o));
+        assert!(out(&o).is_empty());
+        assert!(err(&o).contains(&format!("`{target}`")), "{}", err(&o));
+    }
+    let o = run(
+        dir.path(),
+        &["block", "mv", "terraform", "locals", "main.tf"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("keeps its type `terraform`"),
+        "{}",
+        err(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("b.tf")).unwrap(),
+        "variable \"foo\" {\n}\nmodule \"a\" {\n}\n"
+    );
+}

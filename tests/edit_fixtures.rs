@@ -9,7 +9,7 @@
 //! `set-after ADDR SIBLING HCL`, `set-at ADDR PLACEMENT HCL`,
 //! `add ADDR PLACEMENT HCL` (a tuple element; PLACEMENT is `first`,
 //! `last`, `before=NAME`, `after=NAME`, `before#N` or `after#N`),
-//! `rm ADDR`, `mv ADDR NAME`,
+//! `rm ADDR`, `mv ADDR NAME`, `move FROM TO` (a block to new labels),
 //! `insert ADDR INDEX HCL`, `push ADDR HCL`,
 //! `block PARENT TYPE LABEL... [| BODY]` (PARENT `.` is the top level),
 //! `block-before PARENT SIBLING TYPE LABEL...`, `labels ADDR LABEL...`,
@@ -87,6 +87,10 @@ fn apply(doc: &mut Document, op: &str) -> Result<(), EditError> {
         "mv" => {
             let (addr, new) = word(rest);
             doc.rename(addr, new.trim())
+        }
+        "move" => {
+            let (from, to) = word(rest);
+            doc.move_block(from, to.trim())
         }
         "insert" => {
             let (addr, rest) = word(rest);

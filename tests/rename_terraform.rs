@@ -153,3 +153,38 @@ fn unknown_address_changes_nothing() {
     assert_eq!((result.declarations, result.references), (0, 0));
     assert!(result.files.is_empty());
 }
+
+/// A file that was in the canonical layout stays so after any rename: the
+/// `=` groups that renamed declarations and references lengthen or shorten
+/// are realigned (locals, tfvars keys, arguments).
+#[test]
+fn renames_keep_clean_files_clean() {
+    let files = module();
+    let mut checked = 0;
+    for (address, new_name) in [
+        ("local.name", "app_name"),
+        ("local.region", "r"),
+        ("variable.region", "aws_region"),
+        ("variable.instances", "instance_count"),
+        ("module.vpc", "network_with_a_long_name"),
+        ("resource.aws_instance.web", "w"),
+    ] {
+        let address: Address = address.parse().unwrap();
+        let result = rename(&files, &address, new_name, Options { moved: false }).unwrap();
+        for file_edits in &result.files {
+            let file = files.iter().find(|f| f.path == file_edits.path).unwrap();
+            if hclwright::format::format(&file.text) != file.text {
+                continue;
+            }
+            let new_text = apply_edits(&file.text, &file_edits.edits).unwrap();
+            assert_eq!(
+                hclwright::format::format(&new_text),
+                new_text,
+                "{address} -> {new_name} in {}",
+                file.path.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "only {checked} clean files were renamed in");
+}

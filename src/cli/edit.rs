@@ -102,11 +102,11 @@ pub struct RmArgs {
 /// Arguments of `mv`.
 #[derive(clap::Args, Debug)]
 pub struct MvArgs {
-    /// Address of an attribute, object item or block (its type is
-    /// renamed).
+    /// Address of an attribute, object item or block.
     address: String,
     /// The new name (or a full address in the same parent, as hcledit
-    /// takes it).
+    /// takes it); for a block, its full new address: the same type with
+    /// new labels (`variable.foo` -> `variable.bar`).
     new_name: String,
     /// The file (default: standard input).
     file: Option<PathBuf>,
@@ -129,6 +129,22 @@ enum BlockCommand {
     Append(BlockAppendArgs),
     /// Remove a block (with its comments).
     Rm(RmArgs),
+    /// Move a block to new labels: `block mv resource.aws_instance.web
+    /// resource.aws_instance.app` (the same type, as many labels).
+    Mv(BlockMvArgs),
+}
+
+/// Arguments of `block mv`.
+#[derive(clap::Args, Debug)]
+pub struct BlockMvArgs {
+    /// Address of the block.
+    from: String,
+    /// Its new address: the same type and parent, new labels.
+    to: String,
+    /// The file (default: standard input).
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// Arguments of `block append`.
@@ -296,9 +312,19 @@ pub fn rm(args: RmArgs) -> i32 {
 pub fn mv(args: MvArgs) -> i32 {
     report((|| {
         let address = Address::parse(&args.address)?;
-        let new_name = new_name(&address, &args.new_name)?;
         let mut opened = open(&args.file)?;
-        opened.doc.rename(&address, &new_name)?;
+        // A block moves to new labels (hcledit's `block mv`); its type is
+        // never renamed.
+        let is_block = opened
+            .doc
+            .get_all(&address)
+            .is_ok_and(|items| items.iter().any(|i| matches!(i, Item::Block(_))));
+        if is_block {
+            opened.doc.move_block(&address, args.new_name.as_str())?;
+        } else {
+            let new_name = new_name(&address, &args.new_name)?;
+            opened.doc.rename(&address, &new_name)?;
+        }
         finish(&opened, &args.output)
     })())
 }
@@ -329,6 +355,7 @@ pub fn block(args: BlockArgs) -> i32 {
     match args.command {
         BlockCommand::Append(a) => report(block_append(a)),
         BlockCommand::Rm(a) => report(block_rm(a)),
+        BlockCommand::Mv(a) => report(block_mv(a)),
     }
 }
 
@@ -353,6 +380,14 @@ fn block_append(args: BlockAppendArgs) -> Result<(), Failure> {
     opened
         .doc
         .append_block(parent, &args.type_name, &labels, &args.body)?;
+    finish(&opened, &args.output)
+}
+
+fn block_mv(args: BlockMvArgs) -> Result<(), Failure> {
+    let mut opened = open(&args.file)?;
+    opened
+        .doc
+        .move_block(args.from.as_str(), args.to.as_str())?;
     finish(&opened, &args.output)
 }
 

@@ -4,7 +4,7 @@
 use rowan::NodeOrToken;
 use text_size::{TextRange, TextSize};
 
-use super::address::{Address, IntoAddress};
+use super::address::{Address, IntoAddress, Step};
 use super::comments::ends_line;
 use super::error::{EditError, render_errors};
 use super::layout::{line_indent, line_start, reindent, token_right};
@@ -415,6 +415,133 @@ impl Document {
             }
             doc.edit(reps)
         })
+    }
+}
+
+impl Document {
+    /// Moves the block at `from` to the address `to`, as `hcledit block
+    /// mv` does: the block keeps its type and its place, and takes the
+    /// labels `to` gives. `to` must name the same parent and the same
+    /// block type, with as many labels as the block has; moving onto an
+    /// existing block is refused.
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse(
+    ///     "resource \"aws_instance\" \"web\" {\n  ami = \"x\"\n}\n",
+    /// )
+    /// .unwrap();
+    /// doc.move_block("resource.aws_instance.web", "resource.aws_instance.app").unwrap();
+    /// assert_eq!(doc.to_string(), "resource \"aws_instance\" \"app\" {\n  ami = \"x\"\n}\n");
+    /// // The type is not a label: another type is refused.
+    /// assert!(doc.move_block("resource.aws_instance.app", "data.aws_instance.app").is_err());
+    /// ```
+    pub fn move_block(
+        &mut self,
+        from: impl IntoAddress,
+        to: impl IntoAddress,
+    ) -> Result<(), EditError> {
+        let from: Address = from.into_address()?;
+        let to: Address = to.into_address()?;
+        self.scoped(&from, |doc| {
+            let mut items = doc.resolve(&from)?;
+            if items.len() > 1 {
+                return Err(EditError::Ambiguous {
+                    address: from.to_string(),
+                    count: items.len(),
+                });
+            }
+            let item = items.swap_remove(0);
+            let Item::Block(block) = item else {
+                return Err(EditError::unsupported(format!(
+                    "`{from}` is {} {}, not a block: use `mv` to rename it",
+                    article(item.kind_name()),
+                    item.kind_name()
+                )));
+            };
+            let labels = moved_labels(&block, &from, &to)?;
+            let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+            let current: Vec<String> = block.labels().map(|l| l.value()).collect();
+            if current == labels {
+                return Ok(());
+            }
+            if let Some(parent) = block.syntax().parent().and_then(ast::Body::cast) {
+                let type_name = block.type_name();
+                let clash = parent.blocks().any(|other| {
+                    other != block
+                        && other.type_name() == type_name
+                        && other.labels().map(|l| l.value()).eq(labels.iter().cloned())
+                });
+                if clash {
+                    return Err(EditError::AlreadyExists {
+                        name: to.to_string(),
+                    });
+                }
+            }
+            let reps = label_replacements(&block, &refs)?;
+            doc.edit(reps)
+        })
+    }
+}
+
+/// The labels `to` gives the block found at `from`, after checking that
+/// `to` names the same parent, the same type and as many labels.
+fn moved_labels(
+    block: &ast::Block,
+    from: &Address,
+    to: &Address,
+) -> Result<Vec<String>, EditError> {
+    let invalid = |reason: String| EditError::InvalidAddress {
+        address: to.to_string(),
+        reason,
+    };
+    let type_name = block.type_name().unwrap_or_default();
+    let label_count = block.labels().count();
+    let (from_steps, to_steps) = (from.steps(), to.steps());
+    let own = 1 + label_count;
+    if from_steps.len() < own {
+        return Err(invalid(format!(
+            "`{from}` does not name every label of the block"
+        )));
+    }
+    if to_steps.len() != from_steps.len() {
+        let given = to_steps.len() as i64 - (from_steps.len() - own) as i64 - 1;
+        return Err(invalid(format!(
+            "the block `{from}` has {label_count} label{}; `{to}` gives {}: name the new place in full, like `{from}`",
+            if label_count == 1 { "" } else { "s" },
+            given.max(0)
+        )));
+    }
+    let parent = from_steps.len() - own;
+    for (a, b) in from_steps[..parent].iter().zip(&to_steps[..parent]) {
+        if step_name(a).is_none() || step_name(a) != step_name(b) {
+            if matches!(a, Step::Any) {
+                continue;
+            }
+            return Err(invalid(format!(
+                "a block moves within its parent: `{to}` is not in the same place as `{from}`"
+            )));
+        }
+    }
+    if step_name(&to_steps[parent]) != Some(type_name.as_str()) {
+        return Err(invalid(format!(
+            "a moved block keeps its type `{type_name}` (to change labels only); `{to}` names another type"
+        )));
+    }
+    to_steps[parent + 1..]
+        .iter()
+        .map(|step| {
+            step_name(step)
+                .map(str::to_string)
+                .ok_or_else(|| invalid("`*` and `[n]` are not labels".to_string()))
+        })
+        .collect()
+}
+
+/// The name or label a step spells (`None` for `*` and `[n]`).
+fn step_name(step: &Step) -> Option<&str> {
+    match step {
+        Step::Name(n) | Step::Key(n) => Some(n),
+        Step::Any | Step::Index(_) => None,
     }
 }
 

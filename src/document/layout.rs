@@ -202,14 +202,44 @@ impl Window {
         pos == self.prefix_len || self.text.as_bytes().get(pos.wrapping_sub(1)) == Some(&b'\n')
     }
 
-    /// True when the token after `pos` is an `=` or a comment, so that the
-    /// space before it is an alignment space.
-    fn before_cell(&self, pos: usize) -> bool {
+    /// The kind of cell the token after `pos` starts (an `=` or a
+    /// comment), if any: the space before it is an alignment space.
+    fn cell_at(&self, pos: usize) -> Option<Cell> {
         let rest = &self.text[pos..];
-        rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>")
-            || rest.starts_with('#')
-            || rest.starts_with("//")
-            || rest.starts_with("/*")
+        if rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>") {
+            Some(Cell::Equals)
+        } else if rest.starts_with('#') || rest.starts_with("//") || rest.starts_with("/*") {
+            Some(Cell::Comment)
+        } else {
+            None
+        }
+    }
+}
+
+/// The two kinds of alignment group: the `=` of attributes and object
+/// items, and the comments that end lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cell {
+    Equals,
+    Comment,
+}
+
+/// Whether each kind of alignment group around an edit was laid out as
+/// the formatter aligns it. The two are judged apart: a group of aligned
+/// `=` stays aligned next to a comment the user placed by hand, and a
+/// comment placed by hand is not moved when the `=` are realigned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Aligned {
+    equals: bool,
+    comments: bool,
+}
+
+impl Aligned {
+    fn of(self, cell: Cell) -> bool {
+        match cell {
+            Cell::Equals => self.equals,
+            Cell::Comment => self.comments,
+        }
     }
 }
 
@@ -224,6 +254,9 @@ pub(crate) struct Touched {
     /// Starts of lines (in the new text) to indent as the formatter
     /// does, in the file's unit.
     pub reindent: Vec<TextSize>,
+    /// Whether the spacing inside the new text is laid out (new content)
+    /// or kept as given (a name replaced verbatim, as renames do).
+    pub respace: bool,
 }
 
 /// Whether the lines a layout looked at reached the start or the end of
@@ -343,10 +376,9 @@ pub(crate) fn relayout(
             continue;
         }
         let end = usize::from(edit.range.end());
-        let keep = if window.before_cell(end) {
-            aligned
-        } else {
-            inside.contains_range(edit.range)
+        let keep = match window.cell_at(end) {
+            Some(cell) => aligned.of(cell),
+            None => touched.respace && inside.contains_range(edit.range),
         };
         if keep {
             out.push((window.global(edit.range), edit.new_text));
@@ -355,10 +387,12 @@ pub(crate) fn relayout(
     (out, reach)
 }
 
-/// True when the `=` and comment groups around `range` of the old text
-/// were laid out as the formatter would align them (ignoring the lines
-/// `range` replaces).
-fn was_aligned(root: &SyntaxNode, range: TextRange) -> (bool, Reach) {
+/// Whether the `=` groups and the comment groups around `range` of the
+/// old text were laid out as the formatter would align them. The `=` of
+/// the lines `range` replaces are not judged (their names may be what
+/// changes); their comments are, so that a comment placed by hand after
+/// an edited value stays where it was.
+fn was_aligned(root: &SyntaxNode, range: TextRange) -> (Aligned, Reach) {
     let window = Window::new(root, range);
     let reach = Reach::of(root, window.range);
     let replaced = window.local(range);
@@ -382,14 +416,20 @@ fn was_aligned(root: &SyntaxNode, range: TextRange) -> (bool, Reach) {
         );
         line.intersect(replaced).is_some_and(|r| !r.is_empty())
     };
-    let aligned = !edits.iter().any(|e| {
-        let end = usize::from(e.range.end());
-        let start = usize::from(e.range.start());
-        start >= window.prefix_len
-            && !window.at_line_start(start)
-            && window.before_cell(end)
-            && !covered(start)
-    });
+    let misaligned = |kind: Cell| {
+        edits.iter().any(|e| {
+            let end = usize::from(e.range.end());
+            let start = usize::from(e.range.start());
+            start >= window.prefix_len
+                && !window.at_line_start(start)
+                && window.cell_at(end) == Some(kind)
+                && (kind == Cell::Comment || !covered(start))
+        })
+    };
+    let aligned = Aligned {
+        equals: !misaligned(Cell::Equals),
+        comments: !misaligned(Cell::Comment),
+    };
     (aligned, reach)
 }
 
@@ -463,6 +503,7 @@ mod tests {
             old: r(6, 6),
             new: r(6, 17),
             reindent: Vec::new(),
+            respace: true,
         };
         let (edits, reach) = relayout(&old, &new, touched);
         assert_eq!(edits.len(), 2);
@@ -480,6 +521,7 @@ mod tests {
             old: r(7, 7),
             new: r(7, 18),
             reindent: Vec::new(),
+            respace: true,
         };
         assert!(relayout(&old, &new, touched).0.is_empty());
     }

@@ -78,6 +78,7 @@ mod item;
 mod layout;
 mod placement;
 mod refs;
+pub(crate) use refs::realigned;
 mod reparse;
 mod resolve;
 pub mod schema;
@@ -342,6 +343,19 @@ impl Document {
     /// Applies replacements, then lays out the new content and realigns
     /// the groups it joins (see [`layout::relayout`]). All or nothing.
     pub(crate) fn edit(&mut self, reps: Vec<Replacement>) -> Result<(), EditError> {
+        self.edit_laid_out(reps, true)
+    }
+
+    /// Applies replacements whose text is kept as given (names replaced
+    /// by a rename), then realigns the `=` and comment groups they change,
+    /// where those were aligned. All or nothing.
+    pub(crate) fn replace_realigning(&mut self, reps: Vec<Replacement>) -> Result<(), EditError> {
+        self.edit_laid_out(reps, false)
+    }
+
+    /// [`Document::edit`], laying out the spacing inside the new text when
+    /// `respace`.
+    fn edit_laid_out(&mut self, reps: Vec<Replacement>, respace: bool) -> Result<(), EditError> {
         let old_root = self.syntax();
         let mut reps = heredoc::make_room(&old_root, reps);
         if self.crlf {
@@ -371,6 +385,7 @@ impl Document {
                 old: r.range,
                 new,
                 reindent,
+                respace,
             });
             delta += r.text.len() as i64 - i64::from(u32::from(r.range.len()));
         }

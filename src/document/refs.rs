@@ -3,6 +3,7 @@
 
 use super::error::EditError;
 use super::{Document, Replacement};
+use crate::diff::TextEdit;
 use crate::refs::{Reference, Rename};
 
 impl Document {
@@ -22,8 +23,9 @@ impl Document {
     /// with `to` (see [`Rename`]); returns how many references matched.
     ///
     /// Only the matched steps change, as with [`Rename::rename_text`]: the
-    /// spaces, comments and alignment around them stay as they are, even
-    /// in a file that is not in the canonical layout.
+    /// spaces and comments around them stay as they are, even in a file
+    /// that is not in the canonical layout; an `=` or comment group the
+    /// renamed text lengthens is realigned only if it was aligned.
     ///
     /// ```
     /// let mut doc = hclwright::Document::parse("a = var.region # where\nb = \"${var.region}-x\"\n").unwrap();
@@ -41,8 +43,27 @@ impl Document {
             .into_iter()
             .map(|e| Replacement::new(e.range, e.new_text))
             .collect();
-        // Replaced verbatim: a rename is not a new value to lay out.
-        self.apply(reps)?;
+        // Replaced verbatim (a rename is not a new value to lay out); the
+        // groups it lengthens are realigned where they were aligned.
+        self.replace_realigning(reps)?;
         Ok(renamed.matches)
+    }
+}
+
+/// The edits of a rename of `text`, plus the spacing changes that realign
+/// the `=` and comment groups the renamed names lengthen or shorten, where
+/// those groups were aligned — so that a `fmt`-clean file stays clean.
+/// The edits as given when `text` does not parse or they do not apply.
+pub(crate) fn realigned(text: &str, edits: Vec<TextEdit>) -> Vec<TextEdit> {
+    let Ok(mut doc) = Document::parse(text) else {
+        return edits;
+    };
+    let reps = edits
+        .iter()
+        .map(|e| Replacement::new(e.range, e.new_text.clone()))
+        .collect();
+    match doc.replace_realigning(reps) {
+        Ok(()) => doc.text_edits(),
+        Err(_) => edits,
     }
 }

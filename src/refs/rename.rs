@@ -152,7 +152,11 @@ impl Rename {
         if !parse.errors().is_empty() {
             return Err(parse.errors().to_vec());
         }
-        Ok(self.apply(&parse.syntax()))
+        let renamed = self.apply(&parse.syntax());
+        Ok(Renamed {
+            edits: crate::document::realigned(text, renamed.edits),
+            matches: renamed.matches,
+        })
     }
 
     /// Renames across files. Refuses the whole set if any file has syntax
@@ -166,7 +170,7 @@ impl Rename {
                 let renamed = self.apply(&parse.syntax());
                 (renamed.matches > 0).then(|| FileEdits {
                     path: file.path.clone(),
-                    edits: renamed.edits,
+                    edits: crate::document::realigned(&file.text, renamed.edits),
                     matches: renamed.matches,
                 })
             })

@@ -316,7 +316,7 @@ pub fn rename(
             edits.sort_by_key(|e| (e.range.start(), e.range.end()));
             result.files.push(FileEdits {
                 path: file.path.clone(),
-                edits,
+                edits: crate::document::realigned(&file.text, edits),
                 matches,
             });
         }
