@@ -105,14 +105,72 @@ pub fn apply_edits(text: &str, edits: &[TextEdit]) -> Result<String, EditError> 
 /// assert!(d.contains("-a = 1\n+a = 2\n"));
 /// ```
 pub fn unified_diff(old: &str, new: &str, path: &str) -> String {
+    diff_with_prefixes(old, new, path, "old/", "new/")
+}
+
+/// A unified diff from `old` to `new` with git's headers `--- a/PATH` and
+/// `+++ b/PATH`, `PATH` normalised by [`patch_path`], so that `git apply`
+/// and `patch -p1` take it from the folder the command ran in. Empty when
+/// the texts are equal. The edit commands and [`Document::unified_diff`]
+/// print these.
+///
+/// [`Document::unified_diff`]: crate::Document::unified_diff
+///
+/// ```
+/// let d = hclwright::diff::git_unified_diff("a = 1\n", "a = 2\n", "./modules//app/main.tf");
+/// assert!(d.starts_with("--- a/modules/app/main.tf\n+++ b/modules/app/main.tf\n"));
+/// ```
+pub fn git_unified_diff(old: &str, new: &str, path: &str) -> String {
+    diff_with_prefixes(old, new, path, "a/", "b/")
+}
+
+fn diff_with_prefixes(old: &str, new: &str, path: &str, from: &str, to: &str) -> String {
     if old == new {
         return String::new();
     }
+    let path = patch_path(path);
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)
-        .header(&format!("old/{path}"), &format!("new/{path}"))
+        .header(&format!("{from}{path}"), &format!("{to}{path}"))
         .to_string()
+}
+
+/// A path as a patch names it: relative, with `/` between components and
+/// no `.` or empty components (`./main.tf` and `.//main.tf` are
+/// `main.tf`, `a/../b.tf` is `b.tf`). An absolute path inside the current
+/// folder is made relative to it; another absolute path loses its root.
+///
+/// ```
+/// use hclwright::diff::patch_path;
+/// assert_eq!(patch_path("./main.tf"), "main.tf");
+/// assert_eq!(patch_path("modules//app/./x.tf"), "modules/app/x.tf");
+/// assert_eq!(patch_path("../other/x.tf"), "../other/x.tf");
+/// ```
+pub fn patch_path(path: &str) -> String {
+    use std::path::{Component, Path};
+    let mut path = Path::new(path);
+    let cwd = std::env::current_dir().ok();
+    if path.is_absolute()
+        && let Some(inside) = cwd.as_deref().and_then(|cwd| path.strip_prefix(cwd).ok())
+    {
+        path = inside;
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(name) => parts.push(name.to_string_lossy().into_owned()),
+            Component::ParentDir => {
+                if parts.last().is_some_and(|p| p != "..") {
+                    parts.pop();
+                } else {
+                    parts.push("..".to_string());
+                }
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    parts.join("/")
 }
 
 #[cfg(test)]

@@ -117,7 +117,7 @@ fn set_prints_the_result_or_a_diff() {
     let o = run(dir.path(), &[&args[..], &["--diff"]].concat(), "");
     assert_eq!(
         out(&o),
-        "--- old/main.tf\n+++ new/main.tf\n@@ -2,7 +2,7 @@\n   required_providers {\n     aws = {\n       source  = \"hashicorp/aws\"\n-      version = \"~> 4.0\"\n+      version = \"~> 5.0\"\n     }\n   }\n }\n"
+        "--- a/main.tf\n+++ b/main.tf\n@@ -2,7 +2,7 @@\n   required_providers {\n     aws = {\n       source  = \"hashicorp/aws\"\n-      version = \"~> 4.0\"\n+      version = \"~> 5.0\"\n     }\n   }\n }\n"
     );
 }
 

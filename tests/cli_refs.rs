@@ -81,7 +81,7 @@ fn rename_prints_a_diff_without_writing() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "--- old/main.tf\n+++ new/main.tf\n@@ -1,5 +1,5 @@\n resource \"aws_instance\" \"web\" {\n-  ami  = var.ami\n+  ami  = var.image_id\n   name = \"${var.prefix}-web\"\n   tags = { for k, v in var.tags : k => v }\n }\n"
+        "--- a/main.tf\n+++ b/main.tf\n@@ -1,5 +1,5 @@\n resource \"aws_instance\" \"web\" {\n-  ami  = var.ami\n+  ami  = var.image_id\n   name = \"${var.prefix}-web\"\n   tags = { for k, v in var.tags : k => v }\n }\n"
     );
     assert!(
         stderr(&out).contains("would rename `var.ami` -> `var.image_id`: 1 reference in 1 file")

@@ -2,7 +2,7 @@
 
 use std::io::Write as _;
 
-use hclwright::diff::{TextEdit, apply_edits, unified_diff};
+use hclwright::diff::{TextEdit, apply_edits, git_unified_diff};
 use hclwright::encoding::StandIns;
 use hclwright::refs::terraform::{self, Address};
 use hclwright::refs::{Rename, SourceFile, is_identifier};
@@ -161,7 +161,7 @@ pub fn run(args: RenameArgs) -> i32 {
             }
         };
         if !args.write {
-            let diff = unified_diff(&file.text, &new_text, &input.display_name());
+            let diff = git_unified_diff(&file.text, &new_text, &input.display_name());
             out.extend_from_slice(&stand_ins[*i].encode(&diff));
             continue;
         }

@@ -389,9 +389,10 @@ pub(crate) fn relayout(
 
 /// Whether the `=` groups and the comment groups around `range` of the
 /// old text were laid out as the formatter would align them. The `=` of
-/// the lines `range` replaces are not judged (their names may be what
-/// changes); their comments are, so that a comment placed by hand after
-/// an edited value stays where it was.
+/// a line whose name `range` replaces is not judged (the name is what
+/// changes); the `=` of a line whose value alone changes is, and so are
+/// the comments of every line, so that spacing placed by hand around an
+/// edited value stays as it was.
 fn was_aligned(root: &SyntaxNode, range: TextRange) -> (Aligned, Reach) {
     let window = Window::new(root, range);
     let reach = Reach::of(root, window.range);
@@ -423,7 +424,9 @@ fn was_aligned(root: &SyntaxNode, range: TextRange) -> (Aligned, Reach) {
             start >= window.prefix_len
                 && !window.at_line_start(start)
                 && window.cell_at(end) == Some(kind)
-                && (kind == Cell::Comment || !covered(start))
+                && !(kind == Cell::Equals
+                    && covered(start)
+                    && usize::from(replaced.start()) <= start)
         })
     };
     let aligned = Aligned {

@@ -283,10 +283,11 @@ impl Document {
     }
 
     /// A unified diff from the parsed text to the current one (empty when
-    /// nothing changed), with the headers `--- old/PATH` and
-    /// `+++ new/PATH`.
+    /// nothing changed), with git's headers `--- a/PATH` and `+++ b/PATH`
+    /// (`PATH` normalised: see [`crate::diff::patch_path`]), so that
+    /// `git apply` takes it.
     pub fn unified_diff(&self, path: &str) -> String {
-        crate::diff::unified_diff(self.original(), &self.to_string(), path)
+        crate::diff::git_unified_diff(self.original(), &self.to_string(), path)
     }
 
     /// Applies replacements (in current coordinates, non-overlapping) to
