@@ -173,3 +173,48 @@ fn bad_usage_exits_two_not_one() {
     );
     assert_eq!(run(dir.path(), &["rename", "var.a"]).status.code(), Some(2));
 }
+
+/// The diffs `rename` prints for a folder (`.`, `./sub`, an absolute
+/// path) have `a/PATH` and `b/PATH` headers that `git apply` takes.
+#[test]
+fn rename_diffs_apply_with_git() {
+    if std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("note: git is not installed; skipping the git apply check");
+        return;
+    }
+    let dir = TempDir::new(&[
+        ("main.tf", "a = var.foo\n"),
+        ("modules/app/x.tf", "b = var.foo # here\n"),
+    ]);
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    assert!(git(&["init", "-q"]).status.success());
+    let absolute = dir.path().display().to_string();
+    for target in [".", "./", "./modules/../", absolute.as_str()] {
+        let o = common::hclwright(dir.path(), &["rename", "var.foo", "var.bar", target], b"");
+        let diff = stdout(&o);
+        assert!(
+            diff.contains("--- a/main.tf\n+++ b/main.tf\n"),
+            "{target}: {diff}"
+        );
+        assert!(
+            diff.contains("--- a/modules/app/x.tf\n+++ b/modules/app/x.tf\n"),
+            "{target}: {diff}"
+        );
+        std::fs::write(dir.path().join("p.diff"), &diff).unwrap();
+        let check = git(&["apply", "--check", "p.diff"]);
+        assert!(check.status.success(), "{target}: {}", stderr(&check));
+    }
+    let check = git(&["apply", "p.diff"]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    assert_eq!(dir.read("modules/app/x.tf"), "b = var.bar # here\n");
+}
