@@ -191,7 +191,7 @@ fn set_errors() {
     let o = run(dir.path(), &["set", "a.b", "1"], "a = 1\n");
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
     assert!(
-        err(&o).contains("`a.b` not found (`a` exists)"),
+        err(&o).contains("`a.b` not found: `a` is a number (`1`), not an object or a block"),
         "{}",
         err(&o)
     );
@@ -426,4 +426,76 @@ fn mv_on_a_block_moves_its_labels() {
         std::fs::read_to_string(dir.path().join("b.tf")).unwrap(),
         "variable \"foo\" {\n}\nmodule \"a\" {\n}\n"
     );
+}
+
+/// `set --if-exists` changes only what exists: a missing address exits 1
+/// and writes nothing (without it, what is missing is created).
+#[test]
+fn set_if_exists_creates_nothing() {
+    let dir = TempDir::new();
+    std::fs::write(dir.path().join("e.tf"), "a = 1\n").unwrap();
+    let o = run(
+        dir.path(),
+        &[
+            "set",
+            "--if-exists",
+            "-u",
+            "terraform.required_providers.aws.version",
+            "\"~> 5.0\"",
+            "e.tf",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("not found"), "{}", err(&o));
+    assert_eq!(dir.0.read("e.tf"), "a = 1\n");
+    let o = run(
+        dir.path(),
+        &["set", "--if-exists", "-u", "a", "2", "e.tf"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(dir.0.read("e.tf"), "a = 2\n");
+    // Without the flag, the blocks on the way are created.
+    let o = run(
+        dir.path(),
+        &[
+            "set",
+            "terraform.required_providers.aws.version",
+            "\"~> 5.0\"",
+            "e.tf",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).contains("terraform {"), "{}", out(&o));
+}
+
+/// An address that goes on past a string (the legacy provider form) says
+/// what the value is and what to address instead.
+#[test]
+fn address_past_a_string_says_what_it_is() {
+    let dir = TempDir::new();
+    std::fs::write(
+        dir.path().join("p.tf"),
+        "terraform {\n  required_providers {\n    aws = \"~> 4.0\"\n  }\n}\n",
+    )
+    .unwrap();
+    for command in ["get", "set", "rm"] {
+        let mut args = vec![command, "terraform.required_providers.aws.version"];
+        if command == "set" {
+            args.push("\"~> 5.0\"");
+        }
+        args.push("p.tf");
+        let o = run(dir.path(), &args, "");
+        assert_eq!(o.status.code(), Some(1), "{command}: {}", err(&o));
+        assert!(
+            err(&o).contains(
+                "`terraform.required_providers.aws` is a string (`\"~> 4.0\"`), not an object or a block"
+            ),
+            "{command}: {}",
+            err(&o)
+        );
+        assert!(out(&o).is_empty());
+    }
 }

@@ -51,6 +51,10 @@ pub struct SetArgs {
     value: String,
     /// The file (default: standard input).
     file: Option<PathBuf>,
+    /// Only change what exists: when nothing is at ADDRESS, exit 1 and
+    /// change nothing (without it, what is missing is created).
+    #[arg(long)]
+    if_exists: bool,
     #[command(flatten)]
     placement: PlacementArgs,
     #[command(flatten)]
@@ -294,6 +298,10 @@ pub fn set(args: SetArgs) -> i32 {
     report((|| {
         let value = Value::parse(&args.value)?;
         let mut opened = open(&args.file)?;
+        if args.if_exists {
+            // The not-found error (exit 1), and nothing written.
+            opened.doc.get_all(args.address.as_str())?;
+        }
         opened
             .doc
             .set_with(args.address.as_str(), value, args.placement.placement())?;

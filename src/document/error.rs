@@ -59,6 +59,20 @@ pub enum EditError {
         /// (empty when not even the first step matched).
         matched: String,
     },
+    /// The address goes on past an item whose value has no parts to
+    /// address: a string, a number, a reference… (for example
+    /// `required_providers.aws.version` where `aws = "~> 4.0"`, the legacy
+    /// string form). [`EditError::is_not_found`] is true for it too.
+    NoParts {
+        /// The address as given.
+        address: String,
+        /// The address of the item that was found.
+        item: String,
+        /// What its value is, with an article: `a string`, `a number`…
+        kind: String,
+        /// Its value's source text (shortened when long).
+        value: String,
+    },
     /// Several items match an address without a `*` (for example two
     /// `provider "aws"` blocks).
     Ambiguous {
@@ -103,7 +117,7 @@ pub enum EditError {
 impl EditError {
     /// True for [`EditError::NotFound`].
     pub fn is_not_found(&self) -> bool {
-        matches!(self, EditError::NotFound { .. })
+        matches!(self, EditError::NotFound { .. } | EditError::NoParts { .. })
     }
 
     pub(crate) fn unsupported(reason: impl Into<String>) -> EditError {
@@ -129,6 +143,19 @@ impl fmt::Display for EditError {
             EditError::NotFound { address, matched } => {
                 write!(f, "`{address}` not found (`{matched}` exists)")
             }
+            EditError::NoParts {
+                address,
+                item,
+                kind,
+                value,
+            } => write!(
+                f,
+                "`{address}` not found: `{item}` is {kind} (`{value}`), not an object or a block, \
+                 so it has no `{}`; address `{item}` itself to read or set its whole value",
+                address
+                    .strip_prefix(item.as_str())
+                    .map_or(address.as_str(), |rest| rest.trim_start_matches('.'))
+            ),
             EditError::Ambiguous { address, count } => write!(
                 f,
                 "`{address}` is ambiguous: {count} items match (use `*` to address them all)"

@@ -3,7 +3,7 @@
 use rowan::{GreenNodeData, NodeOrToken};
 use text_size::TextRange;
 
-use crate::ast::{AstNode, Attribute, Block, Body, Expr, decode_quoted};
+use crate::ast::{AstNode, Attribute, Block, Body, Expr, LiteralValue, decode_quoted};
 use crate::syntax_kind::SyntaxKind::*;
 
 use super::address::{Address, Step};
@@ -44,12 +44,57 @@ pub(crate) fn resolve_all_hinted(
         walk_body(body, steps, 0, &mut out, &mut deepest);
     }
     if out.is_empty() {
+        let matched = Address::new(steps[..deepest].to_vec());
+        if deepest > 0
+            && let Some(err) = no_parts(body, address, &matched)
+        {
+            return Err(err);
+        }
         return Err(EditError::NotFound {
             address: address.to_string(),
-            matched: Address::new(steps[..deepest].to_vec()).to_string_or_empty(),
+            matched: matched.to_string_or_empty(),
         });
     }
     Ok(out)
+}
+
+/// The error for an address that goes on past an item without parts
+/// (the `matched` prefix is an attribute, object item or element whose
+/// value is not an object or a tuple), if that is why nothing matched.
+fn no_parts(body: &Body, address: &Address, matched: &Address) -> Option<EditError> {
+    let mut items = Vec::new();
+    let mut deepest = 0;
+    walk_body(body, matched.steps(), 0, &mut items, &mut deepest);
+    let item = items.first()?;
+    if container_of(item).is_some() {
+        return None;
+    }
+    let value = unparen(&item.value_expr()?);
+    let kind = match &value {
+        Expr::Literal(literal) => match literal.value() {
+            Some(LiteralValue::Number(_)) => "a number",
+            Some(LiteralValue::Bool(_)) => "a bool",
+            Some(LiteralValue::Null) => "null",
+            _ => "a literal",
+        },
+        Expr::QuotedTemplate(_) | Expr::HeredocTemplate(_) => "a string",
+        Expr::FunctionCall(_) => "a function call",
+        Expr::Variable(_) | Expr::GetAttr(_) | Expr::Index(_) | Expr::Splat(_) => "a reference",
+        Expr::ForExpr(_) => "a `for` expression",
+        Expr::Conditional(_) => "a conditional",
+        _ => "an expression",
+    };
+    let text = value.syntax().to_string();
+    let shown = match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    };
+    Some(EditError::NoParts {
+        address: address.to_string(),
+        item: matched.to_string(),
+        kind: kind.to_string(),
+        value: shown,
+    })
 }
 
 /// The one item the address matches (all of them when it has a `*`),
