@@ -188,3 +188,45 @@ fn renames_keep_clean_files_clean() {
     }
     assert!(checked >= 6, "only {checked} clean files were renamed in");
 }
+
+/// An address declared twice (in two files, or twice in one) is refused
+/// with every place named; override files declare again on purpose and
+/// are renamed with the rest.
+#[test]
+fn duplicate_declarations_are_refused() {
+    let file = |path: &str, text: &str| SourceFile {
+        path: path.into(),
+        text: text.to_string(),
+    };
+    let files = vec![
+        file(
+            "a.tf",
+            "resource \"aws_instance\" \"web\" {\n}\noutput \"ip\" {\n  value = aws_instance.web.ip\n}\n",
+        ),
+        file("b.tf", "\nresource \"aws_instance\" \"web\" {\n}\n"),
+    ];
+    let address: Address = "resource.aws_instance.web".parse().unwrap();
+    let err = rename(&files, &address, "app", Options { moved: false }).unwrap_err();
+    assert!(matches!(err, TerraformRenameError::Duplicate { .. }));
+    assert_eq!(
+        err.to_string(),
+        "`aws_instance.web` is declared 2 times; rename one of them by hand first:\n  a.tf:1:1\n  b.tf:2:1"
+    );
+    let locals = vec![file("l.tf", "locals {\n  a = 1\n}\nlocals {\n  a = 2\n}\n")];
+    let address: Address = "local.a".parse().unwrap();
+    assert!(matches!(
+        rename(&locals, &address, "b", Options { moved: false }),
+        Err(TerraformRenameError::Duplicate { .. })
+    ));
+    // An override file is not a duplicate.
+    let files = vec![
+        file("main.tf", "variable \"size\" {\n}\nx = var.size\n"),
+        file(
+            "main_override.tf",
+            "variable \"size\" {\n  default = 2\n}\n",
+        ),
+    ];
+    let address: Address = "variable.size".parse().unwrap();
+    let result = rename(&files, &address, "count", Options { moved: false }).unwrap();
+    assert_eq!((result.declarations, result.references), (2, 1));
+}

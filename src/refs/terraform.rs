@@ -229,6 +229,14 @@ pub enum TerraformRenameError {
         /// The file that declares it.
         path: PathBuf,
     },
+    /// The address is declared more than once (outside override files):
+    /// which one is meant cannot be told, so nothing is renamed.
+    Duplicate {
+        /// The address declared several times.
+        address: Address,
+        /// Each declaration: file, line and column (1-based).
+        places: Vec<(PathBuf, u32, u32)>,
+    },
     /// Some files have syntax errors.
     InvalidFiles(InvalidFiles),
 }
@@ -244,6 +252,17 @@ impl fmt::Display for TerraformRenameError {
             ),
             TerraformRenameError::AlreadyDeclared { address, path } => {
                 write!(f, "`{address}` is already declared in {}", path.display())
+            }
+            TerraformRenameError::Duplicate { address, places } => {
+                write!(
+                    f,
+                    "`{address}` is declared {} times; rename one of them by hand first:",
+                    places.len()
+                )?;
+                for (path, line, column) in places {
+                    write!(f, "\n  {}:{line}:{column}", path.display())?;
+                }
+                Ok(())
             }
             TerraformRenameError::InvalidFiles(e) => write!(f, "{e}"),
         }
@@ -282,6 +301,31 @@ pub fn rename(
                 path: file.path.clone(),
             });
         }
+    }
+    let mut places = Vec::new();
+    for (file, body) in files.iter().zip(&bodies) {
+        if let Some(body) = body
+            && !is_tfvars(&file.path)
+            && !is_override(&file.path)
+        {
+            let lines = crate::LineIndex::new(&file.text);
+            for declaration in declarations(body, &file.path, address) {
+                // A block is shown where its type starts.
+                let at = declaration
+                    .block
+                    .as_ref()
+                    .and_then(|b| b.type_token())
+                    .map_or(declaration.range.start(), |t| t.text_range().start());
+                let (line, column) = lines.line_col(at);
+                places.push((file.path.clone(), line, column));
+            }
+        }
+    }
+    if places.len() > 1 {
+        return Err(TerraformRenameError::Duplicate {
+            address: address.clone(),
+            places,
+        });
     }
     let references = match (address.reference(), new_address.reference()) {
         (Some(from), Some(to)) => Some(Rename::new(from, to).expect("same shape, no wildcards")),
@@ -329,6 +373,21 @@ pub fn rename(
 struct Declaration {
     range: TextRange,
     block: Option<Block>,
+}
+
+/// True for Terraform's override files (`override.tf`, `*_override.tf`
+/// and their `.tf.json` forms), which declare the same objects again on
+/// purpose.
+fn is_override(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = name
+        .strip_suffix(".tf.json")
+        .or_else(|| name.strip_suffix(".tf"))
+        .unwrap_or("");
+    stem == "override" || stem.ends_with("_override")
 }
 
 fn is_tfvars(path: &Path) -> bool {
