@@ -218,3 +218,30 @@ fn rename_diffs_apply_with_git() {
     assert!(check.status.success(), "{}", stderr(&check));
     assert_eq!(dir.read("modules/app/x.tf"), "b = var.bar # here\n");
 }
+
+/// `refs TARGET [PATH...]` and `refs --target TARGET` list only the
+/// references that start with TARGET (the `rename` pattern syntax).
+#[test]
+fn refs_filtered_by_a_target() {
+    let dir = TempDir::new(&[(
+        "r.tf",
+        "a = var.region\nb = var.regions[0]\nc = var.region.x\nd = local.region\ne = [for v in var.region : v]\n",
+    )]);
+    let o = common::hclwright(dir.path(), &["refs", "var.region", "r.tf"], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "r.tf:1:5: var.region\nr.tf:3:5: var.region.x\nr.tf:5:15: var.region\n"
+    );
+    // The folder by default, and the option form.
+    let o = common::hclwright(dir.path(), &["refs", "var.region"], b"");
+    assert_eq!(stdout(&o).lines().count(), 3, "{}", stdout(&o));
+    let o = common::hclwright(dir.path(), &["refs", "-t", "local", "--json", "."], b"");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 1);
+    assert_eq!(json[0]["traversal"], "local.region");
+    // Nothing matches: exit 1.
+    let o = common::hclwright(dir.path(), &["refs", "var.nope", "r.tf"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).is_empty());
+}

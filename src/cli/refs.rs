@@ -3,7 +3,9 @@
 use std::fmt::Write as _;
 
 use hclwright::LineIndex;
-use hclwright::refs::{Binding, IndexKey, Reference, StepKind, references, references_with_locals};
+use hclwright::refs::{
+    Binding, IndexKey, Pattern, Reference, StepKind, references, references_with_locals,
+};
 
 use super::files::{Input, expand, read_error_message, read_input};
 use super::json;
@@ -15,10 +17,17 @@ const EXIT_NONE: i32 = 1;
 /// Arguments of `refs`.
 #[derive(clap::Args, Debug)]
 pub struct RefsArgs {
-    /// Files or directories (walked recursively for .tf, .tfvars, .hcl and
+    /// Optionally a TARGET first (a reference prefix in the pattern syntax
+    /// of `rename`: `var.region`, `module.vpc`, `aws_instance.*.id`; a
+    /// first argument that is not an existing file or folder), then files
+    /// or directories (walked recursively for .tf, .tfvars, .hcl and
     /// .nomad files); `-` reads standard input. Defaults to `.`.
-    #[arg(default_value = ".")]
+    #[arg(value_name = "[TARGET] PATH")]
     paths: Vec<String>,
+    /// List only the references that start with this prefix (as a first
+    /// argument that is not a path does).
+    #[arg(long, short = 't', value_name = "PATTERN")]
+    target: Option<String>,
     /// Print a JSON array of references, with the byte range, line and
     /// column of every step.
     #[arg(long)]
@@ -33,7 +42,29 @@ pub struct RefsArgs {
 /// were found, 1 when none, 2 on read or syntax errors (files with syntax
 /// errors are reported and skipped).
 pub fn run(args: RefsArgs) -> i32 {
-    let paths = args.paths;
+    let mut paths = args.paths;
+    let mut target = args.target;
+    if target.is_none()
+        && let Some(first) = paths.first()
+        && first != "-"
+        && !std::path::Path::new(first).exists()
+        && first.parse::<Pattern>().is_ok()
+    {
+        target = Some(paths.remove(0));
+    }
+    let target = match target.as_deref().map(str::parse::<Pattern>).transpose() {
+        Ok(target) => target,
+        Err(e) => {
+            eprintln!(
+                "error: invalid target `{}`: {e}",
+                target.unwrap_or_default()
+            );
+            return EXIT_ERRORS;
+        }
+    };
+    if paths.is_empty() {
+        paths.push(".".to_string());
+    }
     let (inputs, walk_errors) = expand(&paths, true);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
@@ -43,10 +74,13 @@ pub fn run(args: RefsArgs) -> i32 {
     let mut json_items = Vec::new();
     let mut out = String::new();
     for input in &inputs {
-        let Some((name, text, refs)) = references_of(input, args.locals) else {
+        let Some((name, text, mut refs)) = references_of(input, args.locals) else {
             failed = true;
             continue;
         };
+        if let Some(target) = &target {
+            refs.retain(|r| target.matches(&r.traversal));
+        }
         found += refs.len();
         let lines = LineIndex::new(&text);
         for reference in &refs {
