@@ -499,3 +499,88 @@ fn address_past_a_string_says_what_it_is() {
         assert!(out(&o).is_empty());
     }
 }
+
+/// `comment get | set | rm`, for the comment lines above an item and the
+/// comment at the end of its line.
+#[test]
+fn comment_get_set_rm() {
+    let dir = TempDir::new();
+    let get = |args: &[&str]| {
+        let mut all = vec!["comment", "get"];
+        all.extend_from_slice(args);
+        all.push("main.tf");
+        run(dir.path(), &all, "")
+    };
+    let o = get(&["--inline", "resource.aws_instance.web.ami"]);
+    assert_eq!(
+        (o.status.code(), out(&o)),
+        (Some(0), "# pinned\n".to_string())
+    );
+    let o = get(&["resource.aws_instance.web.ami"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("has no comment lines above it"),
+        "{}",
+        err(&o)
+    );
+    let o = run(
+        dir.path(),
+        &[
+            "comment",
+            "set",
+            "resource.aws_instance.web.ami",
+            "The image\n// see the wiki",
+            "main.tf",
+            "-u",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        dir.read()
+            .contains("  # The image\n  // see the wiki\n  ami           = \"ami-123\" # pinned\n"),
+        "{}",
+        dir.read()
+    );
+    let o = get(&["resource.aws_instance.web.ami"]);
+    assert_eq!(out(&o), "# The image\n// see the wiki\n");
+    let o = run(
+        dir.path(),
+        &[
+            "comment",
+            "set",
+            "--inline",
+            "resource.aws_instance.web.instance_type",
+            "small",
+            "main.tf",
+            "--diff",
+        ],
+        "",
+    );
+    assert!(
+        out(&o).contains("+  instance_type = \"t3.micro\" # small\n"),
+        "{}",
+        out(&o)
+    );
+    let o = run(
+        dir.path(),
+        &[
+            "comment",
+            "rm",
+            "--all",
+            "resource.aws_instance.web.ami",
+            "main.tf",
+            "-u",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(dir.read(), MAIN.replace(" # pinned", ""));
+    // A comment line cannot hold a newline inside an inline comment.
+    let o = run(
+        dir.path(),
+        &["comment", "set", "--inline", "terraform", "a\nb", "main.tf"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -172,9 +172,9 @@ pub struct BlockAppendArgs {
 }
 
 /// A failure, with its exit code.
-struct Failure {
-    code: i32,
-    message: String,
+pub(super) struct Failure {
+    pub(super) code: i32,
+    pub(super) message: String,
 }
 
 impl From<EditError> for Failure {
@@ -192,16 +192,16 @@ impl From<EditError> for Failure {
 }
 
 /// An input, its text parsed.
-struct Opened {
-    input: Input,
-    doc: Document,
+pub(super) struct Opened {
+    pub(super) input: Input,
+    pub(super) doc: Document,
     /// Turns text back into the source's bytes (bytes that are not UTF-8
     /// in comments).
-    stand_ins: StandIns,
+    pub(super) stand_ins: StandIns,
 }
 
 /// Reads and parses the input.
-fn open(file: &Option<PathBuf>) -> Result<Opened, Failure> {
+pub(super) fn open(file: &Option<PathBuf>) -> Result<Opened, Failure> {
     let input = match file {
         Some(p) if p.as_os_str() != "-" => Input::File(p.clone()),
         _ => Input::Stdin,
@@ -226,14 +226,14 @@ fn open(file: &Option<PathBuf>) -> Result<Opened, Failure> {
 }
 
 /// Prints text made from the input, with the source's own bytes.
-fn print_source_text(stand_ins: StandIns, text: &str) {
+pub(super) fn print_source_text(stand_ins: StandIns, text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(&stand_ins.encode(text));
     let _ = out.flush();
 }
 
 /// Writes or prints the edited document.
-fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure> {
+pub(super) fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure> {
     let Opened {
         input,
         doc,
@@ -265,7 +265,7 @@ fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure> {
 }
 
 /// Runs a command body and turns a failure into a message and a code.
-fn report(result: Result<(), Failure>) -> i32 {
+pub(super) fn report(result: Result<(), Failure>) -> i32 {
     match result {
         Ok(()) => EXIT_OK,
         Err(f) => {

@@ -1,6 +1,7 @@
 //! Command-line interface: argument parsing and the subcommands.
 
 mod check;
+mod comment;
 mod dump;
 mod edit;
 mod files;
@@ -55,8 +56,11 @@ enum Command {
     Rm(edit::RmArgs),
     /// Rename the attribute, object key or block type at an address.
     Mv(edit::MvArgs),
-    /// Append or remove blocks.
+    /// Append, move or remove blocks.
     Block(edit::BlockArgs),
+    /// Read, set or remove the comment lines above an item or the comment
+    /// at the end of its line.
+    Comment(comment::CommentArgs),
 }
 
 /// The exit code for bad usage of the subcommand named in `args`: 1 (as
@@ -72,7 +76,7 @@ fn usage_exit_code(args: &[OsString]) -> i32 {
         .map(|s| s.to_string_lossy().to_string())
         .as_deref()
     {
-        Some("get" | "set" | "rm" | "mv" | "block" | "refs" | "rename") => EXIT_ERRORS,
+        Some("get" | "set" | "rm" | "mv" | "block" | "comment" | "refs" | "rename") => EXIT_ERRORS,
         _ => EXIT_USAGE,
     }
 }
@@ -107,5 +111,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Command::Rm(args) => edit::rm(args),
         Command::Mv(args) => edit::mv(args),
         Command::Block(args) => edit::block(args),
+        Command::Comment(args) => comment::run(args),
     }
 }
