@@ -245,3 +245,123 @@ fn refs_filtered_by_a_target() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).is_empty());
 }
+
+/// `rename --terraform ... MODULE_DIR --callers DIR`: the module folder is
+/// renamed, and so are the arguments (variables) or `module.CALL.NAME`
+/// references (outputs) of the `module` blocks under DIR that call it by a
+/// relative path; other modules' blocks and remote sources are left alone,
+/// an unresolvable local source is a warning.
+#[test]
+fn terraform_rename_across_module_callers() {
+    let files = [
+        (
+            "modules/app/main.tf",
+            "variable \"size\" {\n  type = number\n}\n\noutput \"ip\" {\n  value = var.size\n}\n",
+        ),
+        (
+            "main.tf",
+            "module \"app\" {\n  source = \"./modules/app\"\n  size   = 2\n}\n\nmodule \"missing\" {\n  source = \"./modules/missing\"\n  size   = 1\n}\n\nmodule \"reg\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n  size   = 1\n}\n\noutput \"x\" {\n  value = module.app.ip\n}\n",
+        ),
+        (
+            "env/prod/main.tf",
+            "module \"app2\" {\n  source = \"../../modules/app\"\n  size   = 3\n}\n\nvariable \"size\" {}\n\nlocals {\n  s = var.size\n}\n",
+        ),
+    ];
+    let dir = TempDir::new(&files);
+    let o = common::hclwright(
+        dir.path(),
+        &[
+            "rename",
+            "-w",
+            "--terraform",
+            "var.size",
+            "instance_size",
+            "modules/app",
+            "--callers",
+            ".",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("caller: ./main.tf (module \"app\")"), "{err}");
+    assert!(
+        err.contains("caller: ./env/prod/main.tf (module \"app2\")"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: ./main.tf:6: module source \"./modules/missing\" cannot be resolved"
+        ),
+        "{err}"
+    );
+    assert!(
+        dir.read("modules/app/main.tf")
+            .contains("variable \"instance_size\" {")
+    );
+    let main = dir.read("main.tf");
+    assert!(
+        main.contains("  source        = \"./modules/app\"\n  instance_size = 2\n"),
+        "{main}"
+    );
+    assert!(
+        main.contains("  source = \"./modules/missing\"\n  size   = 1\n"),
+        "{main}"
+    );
+    assert!(main.contains("  source = \"terraform-aws-modules/vpc/aws\"\n  size   = 1\n"));
+    // The caller's own `var.size` is another variable: untouched.
+    let prod = dir.read("env/prod/main.tf");
+    assert!(prod.contains("  instance_size = 3\n"), "{prod}");
+    assert!(
+        prod.contains("variable \"size\" {}") && prod.contains("s = var.size"),
+        "{prod}"
+    );
+    // Every changed file stays in the canonical layout.
+    for (name, _) in files {
+        let text = dir.read(name);
+        assert_eq!(hclwright::format::format(&text), text, "{name}");
+    }
+
+    // An output: `module.app.ip` in the caller's folder follows.
+    let o = common::hclwright(
+        dir.path(),
+        &[
+            "rename",
+            "-w",
+            "--terraform",
+            "output.ip",
+            "address",
+            "modules/app",
+            "--callers",
+            ".",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(dir.read("main.tf").contains("value = module.app.address"));
+    assert!(
+        dir.read("modules/app/main.tf")
+            .contains("output \"address\" {")
+    );
+}
+
+/// Two module folders given to `rename --terraform` are two modules: only
+/// the folder that declares the address is renamed.
+#[test]
+fn terraform_rename_keeps_modules_apart() {
+    let dir = TempDir::new(&[
+        (
+            "a/main.tf",
+            "variable \"x\" {}\n\nlocals {\n  y = var.x\n}\n",
+        ),
+        ("b/main.tf", "locals {\n  y = var.x\n}\n"),
+    ]);
+    let o = common::hclwright(
+        dir.path(),
+        &["rename", "-w", "--terraform", "var.x", "z", "a", "b"],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(dir.read("a/main.tf").contains("y = var.z"));
+    assert_eq!(dir.read("b/main.tf"), "locals {\n  y = var.x\n}\n");
+}

@@ -4,6 +4,7 @@ use std::io::Write as _;
 
 use hclwright::diff::{TextEdit, apply_edits, git_unified_diff};
 use hclwright::encoding::StandIns;
+use hclwright::refs::callers;
 use hclwright::refs::terraform::{self, Address};
 use hclwright::refs::{Rename, SourceFile, is_identifier};
 
@@ -33,13 +34,22 @@ pub struct RenameArgs {
     /// Terraform-aware rename: FROM is an address (variable.NAME,
     /// local.NAME, module.NAME, output.NAME, data.TYPE.NAME or TYPE.NAME)
     /// and TO the new name; renames the declaration and every reference.
-    /// Directories are not walked recursively (a module is one directory).
+    /// Directories are not walked recursively: a module is one directory,
+    /// and the files of different directories are renamed as different
+    /// modules.
     #[arg(long)]
     terraform: bool,
     /// With --terraform, add a `moved` block after a renamed resource or
     /// module.
     #[arg(long, requires = "terraform")]
     moved: bool,
+    /// With --terraform, for an input variable or an output: also rename
+    /// the argument (variable) or the `module.CALL.NAME` references
+    /// (output) in every configuration under DIR (walked recursively)
+    /// whose `module` blocks call the renamed module folder by a relative
+    /// `source` path.
+    #[arg(long, requires = "terraform", value_name = "DIR")]
+    callers: Option<String>,
     /// The prefix to rename, such as `var.region` or `local.cfg[*].name`
     /// (`[*]` matches any index); with --terraform, the address.
     #[arg(value_name = "FROM")]
@@ -100,10 +110,26 @@ pub fn run(args: RenameArgs) -> i32 {
         }
     };
     let paths = args.paths.clone();
-    let (inputs, walk_errors) = expand(&paths, !args.terraform);
+    let (mut inputs, walk_errors) = expand(&paths, !args.terraform);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
         eprintln!("{e}");
+    }
+    // The module's own files come first; the callers' after them.
+    let module_inputs = inputs.len();
+    if let Some(dir) = &args.callers {
+        let (callers, walk_errors) = expand(std::slice::from_ref(dir), true);
+        failed |= !walk_errors.is_empty();
+        for e in walk_errors {
+            eprintln!("{e}");
+        }
+        let own: Vec<Option<std::path::PathBuf>> = inputs.iter().map(canonical).collect();
+        for caller in callers {
+            let path = canonical(&caller);
+            if path.is_none() || !own.contains(&path) {
+                inputs.push(caller);
+            }
+        }
     }
 
     // Read and parse; files with errors are reported and left out.
@@ -135,7 +161,7 @@ pub fn run(args: RenameArgs) -> i32 {
     }
 
     let plan = match &mode {
-        Mode::Terraform(address) => terraform_plan(&args, address, &valid),
+        Mode::Terraform(address) => terraform_plan(&args, address, &valid, module_inputs),
         Mode::Prefix(rename) => Ok(prefix_plan(&args, rename, &valid)),
     };
     let plan = match plan {
@@ -232,25 +258,99 @@ fn prefix_plan(args: &RenameArgs, rename: &Rename, files: &[(usize, SourceFile)]
     }
 }
 
-/// The Terraform-aware rename of the valid files.
+/// The Terraform-aware rename of the valid files: the inputs before
+/// `module_inputs` are the module's files (one module per folder), the
+/// others the configurations that may call it (`--callers`).
 fn terraform_plan(
     args: &RenameArgs,
     address: &Address,
     files: &[(usize, SourceFile)],
+    module_inputs: usize,
 ) -> Result<Plan, String> {
-    let sources: Vec<SourceFile> = files.iter().map(|(_, f)| f.clone()).collect();
     let options = terraform::Options { moved: args.moved };
-    let result =
-        terraform::rename(&sources, address, &args.to, options).map_err(|e| e.to_string())?;
-    let changes = result
-        .files
+    // One module per folder.
+    let mut folders: Vec<(std::path::PathBuf, Vec<SourceFile>)> = Vec::new();
+    for (_, file) in files.iter().filter(|(i, _)| *i < module_inputs) {
+        let folder = file
+            .path
+            .parent()
+            .unwrap_or(std::path::Path::new(""))
+            .to_path_buf();
+        match folders.iter_mut().find(|(f, _)| *f == folder) {
+            Some((_, sources)) => sources.push(file.clone()),
+            None => folders.push((folder, vec![file.clone()])),
+        }
+    }
+    let mut results = Vec::new();
+    for (folder, sources) in &folders {
+        let result =
+            terraform::rename(sources, address, &args.to, options).map_err(|e| e.to_string())?;
+        results.push((folder.clone(), result));
+    }
+    // Where several modules are given, only those that declare the address
+    // are renamed: the others' references name another object.
+    if results.iter().filter(|(_, r)| r.declarations > 0).count() > 0 {
+        results.retain(|(_, r)| r.declarations > 0);
+    }
+    let mut file_edits: Vec<hclwright::refs::FileEdits> = Vec::new();
+    let (mut declarations, mut references, mut moved_blocks) = (0, 0, 0);
+    for (_, result) in &results {
+        declarations += result.declarations;
+        references += result.references;
+        moved_blocks += result.moved_blocks;
+        file_edits.extend(result.files.iter().cloned());
+    }
+    let mut notes = String::new();
+    if let Some(dir) = &args.callers {
+        let callers: Vec<SourceFile> = files
+            .iter()
+            .filter(|(i, _)| *i >= module_inputs)
+            .map(|(_, f)| f.clone())
+            .collect();
+        let mut calls = 0;
+        for (folder, result) in &results {
+            if result.declarations == 0 {
+                continue;
+            }
+            let module_dir = if folder.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                folder.as_path()
+            };
+            let renamed =
+                callers::rename_in_callers(&callers, address, &args.to, |file, source| {
+                    callers::local_source_is(module_dir, file, source)
+                })
+                .map_err(|e| e.to_string())?;
+            for (path, call) in &renamed.calls {
+                calls += 1;
+                notes.push_str(&format!("\ncaller: {} (module \"{call}\")", path.display()));
+            }
+            for (path, line, source) in &renamed.unresolved {
+                notes.push_str(&format!(
+                    "\nwarning: {}:{line}: module source \"{source}\" cannot be resolved; not renamed there",
+                    path.display()
+                ));
+            }
+            for caller_edits in renamed.files {
+                references += caller_edits.matches;
+                file_edits.push(caller_edits);
+            }
+        }
+        if calls == 0 {
+            notes.push_str(&format!(
+                "\nno module block under {dir} calls the renamed module"
+            ));
+        }
+    }
+    let changes = file_edits
         .iter()
         .filter_map(|fe| {
             let (i, _) = files.iter().find(|(_, f)| f.path == fe.path)?;
             Some((*i, fe.edits.clone()))
         })
         .collect::<Vec<_>>();
-    let matched = result.declarations + result.references > 0;
+    let matched = declarations + references > 0;
     let mut summary = if matched {
         format!(
             "{} `{address}` -> `{}`: {}, {} in {}",
@@ -260,17 +360,17 @@ fn terraform_plan(
                 "would rename"
             },
             address.with_name(&args.to),
-            plural(result.declarations, "declaration"),
-            plural(result.references, "reference"),
+            plural(declarations, "declaration"),
+            plural(references, "reference"),
             plural(changes.len(), "file"),
         )
     } else {
         format!("nothing matched `{address}`")
     };
-    if result.moved_blocks > 0 {
+    if moved_blocks > 0 {
         summary.push_str(", with a `moved` block");
     }
-    if matched && result.declarations == 0 {
+    if matched && declarations == 0 {
         summary.push_str(&format!(
             "\nwarning: no declaration of `{address}` in the given files"
         ));
@@ -278,11 +378,21 @@ fn terraform_plan(
             summary.push_str("; no `moved` block added");
         }
     }
+    summary.push_str(&notes);
     Ok(Plan {
         changes,
         matched,
         summary,
     })
+}
+
+/// The canonical path of a file input (`None` for standard input or a
+/// path that cannot be resolved).
+fn canonical(input: &Input) -> Option<std::path::PathBuf> {
+    match input {
+        Input::File(path) => std::fs::canonicalize(path).ok(),
+        Input::Stdin => None,
+    }
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -36,6 +36,7 @@
 //! so that it starts with another, changing only the tokens of the matched
 //! steps; [`terraform`] builds Terraform-aware renames on top of it.
 
+pub mod callers;
 mod collect;
 mod pattern;
 mod rename;
