@@ -39,27 +39,31 @@ fn main() {
     let key = args.first().map_or("Team", String::as_str);
     let value = args.get(1).map_or("platform", String::as_str);
     for (path, mut doc) in support::documents(args.get(2..).unwrap_or_default(), EXAMPLE) {
-        let Ok(instances) = doc.get_all("resource.aws_instance.*") else {
-            continue;
-        };
-        let names: Vec<String> = instances
+        // The instances' labels, read from the top level's children: no
+        // address strings to build (nor dots in labels to escape).
+        let instances: Vec<Vec<String>> = doc
+            .root_mut()
+            .children()
+            .unwrap_or_default()
             .iter()
-            .filter_map(|i| match i {
-                Item::Block(_) => i.labels().get(1).cloned(),
-                _ => None,
-            })
+            .filter(|item| item.name().as_deref() == Some("resource"))
+            .map(Item::labels)
+            .filter(|labels| labels.len() == 2 && labels[0] == "aws_instance")
             .collect();
-        for name in names {
-            let label = name.replace('.', "\\.");
-            let tags = format!("resource.aws_instance.{label}.tags");
-            let result = if doc.contains(tags.as_str()) {
-                // Sets the key inside the map (created if missing).
-                doc.set(format!("{tags}.{key}"), Value::from(value))
-            } else {
-                doc.set(tags.as_str(), Value::object([(key, value)]))
-            };
+        for labels in instances {
+            let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+            let result = doc.block_mut("resource", &labels).and_then(|mut instance| {
+                match instance.entry_mut("tags") {
+                    // Sets the key inside the map (created if missing).
+                    Ok(mut tags) => tags.set(key, value).map(|_| ()),
+                    Err(e) if e.is_not_found() => instance
+                        .set("tags", Value::object([(key, value)]))
+                        .map(|_| ()),
+                    Err(e) => Err(e),
+                }
+            });
             if let Err(e) = result {
-                eprintln!("{path}: aws_instance.{name}: {e}");
+                eprintln!("{path}: aws_instance.{}: {e}", labels[1]);
             }
         }
         print!("{}", doc.unified_diff(&path));

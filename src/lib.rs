@@ -39,7 +39,7 @@ mod scratch;
 mod syntax_error;
 mod syntax_kind;
 
-pub use document::{Address, Document, EditError, Item, Placement, Value};
+pub use document::{Address, Document, EditError, Handle, Item, Placement, Value};
 pub use format::{FormatError, FormatOptions, format, format_with};
 pub use line_index::LineIndex;
 pub use parse::Parse;

@@ -72,6 +72,7 @@ mod edit_collection;
 mod edit_comments;
 mod edit_item;
 mod error;
+mod handle;
 mod heredoc;
 mod index;
 mod item;
@@ -93,6 +94,7 @@ use text_size::{TextRange, TextSize};
 
 pub use address::{Address, IntoAddress, Step};
 pub use error::{EditError, ParseError};
+pub use handle::Handle;
 pub use item::Item;
 pub use placement::Placement;
 pub use value::{NotFinite, Value};

@@ -121,7 +121,7 @@ pub(crate) fn resolve(body: &Body, address: &Address) -> Result<Vec<Item>, EditE
 }
 
 impl Address {
-    fn to_string_or_empty(&self) -> String {
+    pub(crate) fn to_string_or_empty(&self) -> String {
         if self.steps().is_empty() {
             String::new()
         } else {
