@@ -477,3 +477,67 @@ fn bytes_that_are_not_utf8_in_comments_are_kept_and_counted_as_upstream() {
     let out = run(dir.path(), &["--check", "latin1.tf"]);
     assert_eq!(code(&out), 0);
 }
+
+/// `fmt --stdin-filename NAME -`: standard input is formatted as the file
+/// NAME would be (the terraform profile for `.tf`), and NAME is shown in
+/// diffs and errors; without it, standard input gets the hclfmt layout
+/// unless the tool runs under the name `terraform`.
+#[test]
+fn stdin_filename_picks_the_profile() {
+    let dir = project();
+    let legacy = "variable \"v\" {\n  type = \"list\"\n}\n";
+    let out = run_with_stdin(dir.path(), &["--stdin-filename", "main.tf", "-"], legacy);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "variable \"v\" {\n  type = list(string)\n}\n");
+    // Terraform's single-dash spelling, and a name that is not Terraform's.
+    let out = run_with_stdin(dir.path(), &["-stdin-filename=main.tf", "-"], legacy);
+    assert_eq!(stdout(&out), "variable \"v\" {\n  type = list(string)\n}\n");
+    let out = run_with_stdin(dir.path(), &["--stdin-filename", "job.hcl", "-"], legacy);
+    assert_eq!(stdout(&out), legacy);
+    let out = run_with_stdin(dir.path(), &["-"], legacy);
+    assert_eq!(stdout(&out), legacy);
+    // The name in diffs and errors.
+    let out = run_with_stdin(
+        dir.path(),
+        &["-diff", "-stdin-filename=./m/x.tf", "-"],
+        "a=1\n",
+    );
+    assert!(
+        stdout(&out).starts_with("--- old/m/x.tf\n+++ new/m/x.tf\n"),
+        "{}",
+        stdout(&out)
+    );
+    let out = run_with_stdin(dir.path(), &["--stdin-filename", "main.tf", "-"], "a = \n");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).starts_with("main.tf:1:5: "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Run under the name `terraform` (a link editors call as `terraform fmt
+/// -`), standard input gets the terraform profile.
+#[cfg(unix)]
+#[test]
+fn stdin_as_terraform_when_invoked_as_terraform() {
+    let dir = project();
+    let link = dir.path().join("terraform");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hclwright"), &link).unwrap();
+    let mut child = Command::new(&link)
+        .args(["fmt", "-"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"variable \"v\" {\n  type = \"list\"\n}\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&out), "variable \"v\" {\n  type = list(string)\n}\n");
+}

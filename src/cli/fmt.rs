@@ -57,9 +57,18 @@ pub struct FmtArgs {
     recursive: bool,
     /// Which formatter to imitate: `terraform` (`terraform fmt`), `hclfmt`
     /// (layout only), or `auto`: terraform for .tf, .tfvars, .tftest.hcl
-    /// and .tfmock.hcl files, hclfmt for other files and standard input.
+    /// and .tfmock.hcl files, hclfmt for other files. Standard input
+    /// follows `--stdin-filename`; without it, it is formatted as
+    /// terraform's when the tool runs under the name `terraform` (a
+    /// symbolic link that editors call as `terraform fmt -`), as hclfmt's
+    /// otherwise.
     #[arg(long, value_enum, default_value_t = ProfileArg::Auto)]
     profile: ProfileArg,
+    /// The name standard input stands for (`-`): its extension picks the
+    /// profile under `--profile auto` (`main.tf` gives terraform's), and it
+    /// names the input in diffs and error messages.
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
     /// Accepted for compatibility with `terraform fmt`; output is never
     /// colored.
     #[arg(long, value_name = "BOOL", default_value_t = false, action = ArgAction::Set,
@@ -88,6 +97,7 @@ const SINGLE_DASH_FLAGS: &[&str] = &[
     "recursive",
     "no-color",
     "profile",
+    "stdin-filename",
 ];
 
 /// Rewrites terraform's single-dash spellings of `fmt`'s flags (`-check`,
@@ -156,6 +166,45 @@ struct Plan {
     diff: bool,
     check: bool,
     profile: ProfileArg,
+    /// What standard input stands for: its name, and whether it is a
+    /// Terraform file.
+    stdin: StdinName,
+}
+
+/// What standard input stands for.
+struct StdinName {
+    /// The name shown for it.
+    shown: String,
+    /// Formatted as a Terraform file under `--profile auto`.
+    terraform: bool,
+}
+
+impl StdinName {
+    fn new(stdin_filename: Option<&str>) -> StdinName {
+        match stdin_filename {
+            Some(name) => StdinName {
+                shown: name.to_string(),
+                terraform: is_terraform_file(Path::new(name)),
+            },
+            None => StdinName {
+                shown: "<stdin>".to_string(),
+                terraform: invoked_as_terraform(),
+            },
+        }
+    }
+}
+
+/// True when the tool runs under the name `terraform` (a link made so
+/// that editors calling `terraform fmt -` get this tool).
+fn invoked_as_terraform() -> bool {
+    std::env::args_os()
+        .next()
+        .and_then(|arg0| {
+            Path::new(&arg0)
+                .file_stem()
+                .map(|stem| stem.eq_ignore_ascii_case("terraform"))
+        })
+        .unwrap_or(false)
 }
 
 pub fn run(args: FmtArgs) -> i32 {
@@ -170,6 +219,7 @@ pub fn run(args: FmtArgs) -> i32 {
         diff: args.diff,
         check: args.check,
         profile: args.profile,
+        stdin: StdinName::new(args.stdin_filename.as_deref()),
     };
     let walked = pipeline::run(&paths, args.recursive, |input| process(input, &plan));
     let mut failed = !walked.errors.is_empty();
@@ -228,14 +278,14 @@ fn process(source: &Source, plan: &Plan) -> Outcome {
 /// the bytes of the source.
 fn process_text(input: &Input, text: &str, stand_ins: StandIns, plan: &Plan) -> Outcome {
     let name = match input {
-        Input::Stdin => "<stdin>".to_string(),
+        Input::Stdin => plan.stdin.shown.clone(),
         Input::File(p) => shown_path(p),
     };
     let mut outcome = Outcome {
         name: name.clone(),
         ..Outcome::default()
     };
-    let profile = profile_for(input, plan.profile);
+    let profile = profile_for(input, plan.profile, plan.stdin.terraform);
     let options = FormatOptions::with_profile(profile);
     let verdict_only =
         matches!(input, Input::File(_)) && !plan.diff && !plan.write && (plan.list || plan.check);
@@ -306,13 +356,15 @@ fn format_checked(text: &str, name: &str, options: &FormatOptions) -> Result<Str
         .map_err(|e| e.render(name, text))
 }
 
-/// The profile for an input under `--profile`.
-fn profile_for(input: &Input, arg: ProfileArg) -> Profile {
+/// The profile for an input under `--profile`; `stdin_terraform` says
+/// whether standard input stands for a Terraform file.
+fn profile_for(input: &Input, arg: ProfileArg, stdin_terraform: bool) -> Profile {
     match arg {
         ProfileArg::Terraform => Profile::Terraform,
         ProfileArg::Hclfmt => Profile::Hclfmt,
         ProfileArg::Auto => match input {
             Input::File(p) if is_terraform_file(p) => Profile::Terraform,
+            Input::Stdin if stdin_terraform => Profile::Terraform,
             _ => Profile::Hclfmt,
         },
     }
@@ -397,25 +449,33 @@ mod tests {
         let file = |p: &str| Input::File(PathBuf::from(p));
         for p in ["a/main.tf", "x.tfvars", "a.tftest.hcl", "m.tfmock.hcl"] {
             assert_eq!(
-                profile_for(&file(p), ProfileArg::Auto),
+                profile_for(&file(p), ProfileArg::Auto, false),
                 Profile::Terraform,
                 "{p}"
             );
         }
         for p in ["terragrunt.hcl", "job.nomad", "a.pkr.hcl"] {
             assert_eq!(
-                profile_for(&file(p), ProfileArg::Auto),
+                profile_for(&file(p), ProfileArg::Auto, false),
                 Profile::Hclfmt,
                 "{p}"
             );
         }
         assert_eq!(
-            profile_for(&Input::Stdin, ProfileArg::Auto),
+            profile_for(&Input::Stdin, ProfileArg::Auto, false),
             Profile::Hclfmt
         );
         assert_eq!(
-            profile_for(&Input::Stdin, ProfileArg::Terraform),
+            profile_for(&Input::Stdin, ProfileArg::Auto, true),
             Profile::Terraform
+        );
+        assert_eq!(
+            profile_for(&Input::Stdin, ProfileArg::Terraform, false),
+            Profile::Terraform
+        );
+        assert_eq!(
+            profile_for(&Input::Stdin, ProfileArg::Hclfmt, true),
+            Profile::Hclfmt
         );
     }
 
