@@ -541,3 +541,55 @@ fn stdin_as_terraform_when_invoked_as_terraform() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(stdout(&out), "variable \"v\" {\n  type = list(string)\n}\n");
 }
+
+/// `fmt --expr` formats one expression or template; `fmt --lenient`
+/// formats text with syntax errors (reported on standard error, exit 0).
+#[test]
+fn expr_and_lenient() {
+    let dir = project();
+    for (input, want) in [
+        ("( a+2 )", "(a + 2)"),
+        ("foo(1, -2,a*b, b,c)", "foo(1, -2, a * b, b, c)"),
+        ("! true", "!true"),
+        ("a?b:c", "a ? b : c"),
+        ("[ [ ] ]", "[[]]"),
+        ("\n[[\n[\na\n]\n]]\n", "\n[[\n  [\n    a\n  ]\n]]\n"),
+        (
+            "\"%{if true}${var.foo}%{endif}\"",
+            "\"%{if true}${var.foo}%{endif}\"",
+        ),
+    ] {
+        let out = run_with_stdin(dir.path(), &["--expr", "-"], input);
+        assert_eq!(
+            (code(&out), stdout(&out)),
+            (0, want.to_string()),
+            "{input:?}: {}",
+            stderr(&out)
+        );
+    }
+    // Not one expression: refused with a position.
+    let out = run_with_stdin(dir.path(), &["--expr", "-"], "a = 1\n");
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).starts_with("<stdin>:1:3: "),
+        "{}",
+        stderr(&out)
+    );
+    // Without --lenient a broken file is refused; with it, formatted.
+    let out = run_with_stdin(dir.path(), &["-"], "attr = provider::+example()\n");
+    assert_eq!(code(&out), 2);
+    let out = run_with_stdin(
+        dir.path(),
+        &["--lenient", "-"],
+        "attr = provider::+example()\n",
+    );
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "attr = provider:: + example()\n");
+    assert!(stderr(&out).contains("<stdin>:1:"), "{}", stderr(&out));
+    // A file: written with --lenient, the errors reported.
+    std::fs::write(dir.path().join("broken.tf"), "a=1\nb = [1,2\n").unwrap();
+    let out = run(dir.path(), &["--lenient", "broken.tf"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stderr(&out).contains("broken.tf:"), "{}", stderr(&out));
+    assert_eq!(dir.read("broken.tf"), "a = 1\nb = [1, 2\n");
+}

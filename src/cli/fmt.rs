@@ -64,6 +64,16 @@ pub struct FmtArgs {
     /// otherwise.
     #[arg(long, value_enum, default_value_t = ProfileArg::Auto)]
     profile: ProfileArg,
+    /// Format files even when they have syntax errors (the layout of
+    /// their tokens, as `hclwrite.Format` gives; the terraform profile's
+    /// rewrites need a valid file and are left out): the errors are
+    /// reported on standard error and the exit status is 0.
+    #[arg(long)]
+    lenient: bool,
+    /// Each input holds one expression or template (not a body), as code
+    /// generators produce: `hclwright fmt --expr - <<< '( a+2 )'`.
+    #[arg(long)]
+    expr: bool,
     /// The name standard input stands for (`-`): its extension picks the
     /// profile under `--profile auto` (`main.tf` gives terraform's), and it
     /// names the input in diffs and error messages.
@@ -151,6 +161,8 @@ struct Outcome {
     name: String,
     /// Syntax or I/O error messages (already rendered).
     errors: String,
+    /// Syntax errors reported without refusing the input (`--lenient`).
+    warnings: Vec<String>,
     /// True when the formatted text differs from the input.
     changed: bool,
     /// The diff, when asked for and changed.
@@ -169,6 +181,10 @@ struct Plan {
     /// What standard input stands for: its name, and whether it is a
     /// Terraform file.
     stdin: StdinName,
+    /// Files with syntax errors are formatted too (`--lenient`).
+    lenient: bool,
+    /// Inputs are expressions (`--expr`).
+    expr: bool,
 }
 
 /// What standard input stands for.
@@ -220,6 +236,8 @@ pub fn run(args: FmtArgs) -> i32 {
         check: args.check,
         profile: args.profile,
         stdin: StdinName::new(args.stdin_filename.as_deref()),
+        lenient: args.lenient,
+        expr: args.expr,
     };
     let walked = pipeline::run(&paths, args.recursive, |input| process(input, &plan));
     let mut failed = !walked.errors.is_empty();
@@ -241,6 +259,12 @@ pub fn run(args: FmtArgs) -> i32 {
             let _ = out.flush();
             eprint!("{}", o.errors);
             continue;
+        }
+        if !o.warnings.is_empty() {
+            let _ = out.flush();
+            for w in &o.warnings {
+                eprint!("{w}");
+            }
         }
         changed |= o.changed;
         if o.changed && plan.list && !o.name.is_empty() {
@@ -287,8 +311,12 @@ fn process_text(input: &Input, text: &str, stand_ins: StandIns, plan: &Plan) -> 
     };
     let profile = profile_for(input, plan.profile, plan.stdin.terraform);
     let options = FormatOptions::with_profile(profile);
-    let verdict_only =
-        matches!(input, Input::File(_)) && !plan.diff && !plan.write && (plan.list || plan.check);
+    let verdict_only = matches!(input, Input::File(_))
+        && !plan.diff
+        && !plan.write
+        && (plan.list || plan.check)
+        && !plan.lenient
+        && !plan.expr;
     if verdict_only {
         // Only whether the file would change matters: the formatted text
         // is not written out.
@@ -298,7 +326,20 @@ fn process_text(input: &Input, text: &str, stand_ins: StandIns, plan: &Plan) -> 
         }
         return outcome;
     }
-    let formatted = match format_checked(text, &name, &options) {
+    let checked = if plan.expr {
+        hclwright::format::format_expr(text).map_err(|e| e.render(&name, text))
+    } else if plan.lenient {
+        let (formatted, errors) = hclwright::format::format_lenient(text, &options);
+        // Reported, not refused.
+        outcome.warnings = errors
+            .iter()
+            .map(|e| stand_ins.shown(&e.render(&name, text)).into_owned())
+            .collect();
+        Ok(formatted)
+    } else {
+        format_checked(text, &name, &options)
+    };
+    let formatted = match checked {
         Ok(formatted) => formatted,
         Err(errors) => {
             outcome.errors = stand_ins.shown(&errors).into_owned();

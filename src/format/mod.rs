@@ -28,6 +28,7 @@ mod align;
 mod bytes;
 mod indent;
 mod layout;
+mod lenient;
 mod lines;
 mod partial;
 mod quirks;
@@ -38,6 +39,7 @@ mod tokens;
 
 use std::fmt;
 
+pub use lenient::{format_expr, format_lenient, format_tokens};
 pub use partial::{format_node, format_range, format_range_edits};
 
 use crate::diff::TextEdit;
