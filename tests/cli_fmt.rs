@@ -245,6 +245,11 @@ fn profiles_can_be_forced() {
     let out = run(dir.path(), &["--profile=terraform"]);
     assert_eq!(code(&out), 0);
     assert_eq!(dir.read("main.tf"), "a = b\n");
+    // A walk with the terraform profile takes terraform's files only; a
+    // file named on the command line is formatted with it.
+    assert_eq!(dir.read("x.hcl"), "a = \"${b}\"\n");
+    let out = run(dir.path(), &["--profile=terraform", "x.hcl"]);
+    assert_eq!(code(&out), 0);
     assert_eq!(dir.read("x.hcl"), "a = b\n");
 }
 
@@ -592,4 +597,35 @@ fn expr_and_lenient() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stderr(&out).contains("broken.tf:"), "{}", stderr(&out));
     assert_eq!(dir.read("broken.tf"), "a = 1\nb = [1, 2\n");
+}
+
+/// With `--profile terraform`, a directory walk takes the files
+/// `terraform fmt` takes (`.tf`, `.tfvars`, `.tftest.hcl`, `.tfmock.hcl`):
+/// a broken `.hcl` or `.nomad` file beside them is not read, and the exit
+/// status is terraform's. A file named on the command line is formatted.
+#[test]
+fn terraform_profile_walks_terraform_files() {
+    let dir = TempDir::new(&[
+        ("a.tf", "a=1\n"),
+        ("b.tfvars", "a=1\n"),
+        ("c.tftest.hcl", "a=1\n"),
+        ("d.tfmock.hcl", "a=1\n"),
+        ("e.hcl", "a=1\n"),
+        ("f.nomad", "a=1\n"),
+        ("sub/broken.hcl", "a = \n"),
+        ("sub/g.tf", "a = 1\n"),
+    ]);
+    let out = run(
+        dir.path(),
+        &["-check", "-recursive", "--profile", "terraform", "."],
+    );
+    assert_eq!(code(&out), 3, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "a.tf\nb.tfvars\nc.tftest.hcl\nd.tfmock.hcl\n");
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    let out = run(dir.path(), &["-check", "--profile", "terraform", "e.hcl"]);
+    assert_eq!((code(&out), stdout(&out)), (3, "e.hcl\n".to_string()));
+    // The default profile walks every HCL file, and reports the broken one.
+    let out = run(dir.path(), &["-check", "-recursive", "."]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("broken.hcl:1:5"), "{}", stderr(&out));
 }

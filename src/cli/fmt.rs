@@ -27,7 +27,9 @@ pub struct FmtArgs {
     /// Files or directories; `-` reads standard input and writes the result
     /// to standard output. Directories are searched for .tf, .tfvars, .hcl
     /// (including .tftest.hcl, .pkr.hcl) and .nomad files, skipping hidden
-    /// folders such as .terraform. Defaults to `.`.
+    /// folders such as .terraform; with `--profile terraform`, for the
+    /// files terraform fmt takes (.tf, .tfvars, .tftest.hcl, .tfmock.hcl).
+    /// Defaults to `.`.
     paths: Vec<String>,
     /// List the files whose formatting changed.
     #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set,
@@ -185,6 +187,11 @@ struct Plan {
     lenient: bool,
     /// Inputs are expressions (`--expr`).
     expr: bool,
+    /// Directories are walked for the files `terraform fmt` walks only
+    /// (`--profile terraform`, or run as `terraform`).
+    terraform_walk: bool,
+    /// The files named on the command line (always processed).
+    named: Vec<PathBuf>,
 }
 
 /// What standard input stands for.
@@ -238,6 +245,9 @@ pub fn run(args: FmtArgs) -> i32 {
         stdin: StdinName::new(args.stdin_filename.as_deref()),
         lenient: args.lenient,
         expr: args.expr,
+        terraform_walk: args.profile == ProfileArg::Terraform
+            || (args.profile == ProfileArg::Auto && invoked_as_terraform()),
+        named: paths.iter().map(PathBuf::from).collect(),
     };
     let walked = pipeline::run(&paths, args.recursive, |input| process(input, &plan));
     let mut failed = !walked.errors.is_empty();
@@ -288,6 +298,16 @@ pub fn run(args: FmtArgs) -> i32 {
 /// Formats one input and, for a file, writes it back if asked to.
 fn process(source: &Source, plan: &Plan) -> Outcome {
     let input = source.input();
+    // With the terraform profile, a walk takes the files terraform takes
+    // (`.tf`, `.tfvars`, `.tftest.hcl`, `.tfmock.hcl`); a file named on
+    // the command line is formatted whatever its name.
+    if plan.terraform_walk
+        && let Input::File(path) = input
+        && !is_terraform_file(path)
+        && !plan.named.iter().any(|named| named == path)
+    {
+        return Outcome::default();
+    }
     source.with_text(|text| match text {
         Ok(decoded) => process_text(input, &decoded.text, decoded.stand_ins, plan),
         Err(e) => Outcome {
