@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::EXIT_ERRORS;
-use super::edit::{Failure, OutputArgs, finish, open, print_source_text, report};
+use super::edit::{Failure, OutputArgs, finish, open, print_source_text, report, retrying};
 
 /// Arguments of `comment`.
 #[derive(clap::Args, Debug)]
@@ -82,8 +82,8 @@ struct CommentRmArgs {
 pub fn run(args: CommentArgs) -> i32 {
     match args.command {
         CommentCommand::Get(a) => report(get(a)),
-        CommentCommand::Set(a) => report(set(a)),
-        CommentCommand::Rm(a) => report(rm(a)),
+        CommentCommand::Set(a) => report(retrying(|| set(&a))),
+        CommentCommand::Rm(a) => report(retrying(|| rm(&a))),
     }
 }
 
@@ -118,7 +118,7 @@ fn get(args: CommentGetArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn set(args: CommentSetArgs) -> Result<(), Failure> {
+fn set(args: &CommentSetArgs) -> Result<(), Failure> {
     let mut opened = open(&args.file)?;
     if args.which.inline {
         opened
@@ -140,7 +140,7 @@ fn set(args: CommentSetArgs) -> Result<(), Failure> {
     finish(&opened, &args.output)
 }
 
-fn rm(args: CommentRmArgs) -> Result<(), Failure> {
+fn rm(args: &CommentRmArgs) -> Result<(), Failure> {
     let mut opened = open(&args.file)?;
     if args.which.inline || args.all {
         opened.doc.set_inline_comment(args.address.as_str(), None)?;

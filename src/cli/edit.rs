@@ -13,7 +13,7 @@ use hclwright::encoding::StandIns;
 use hclwright::{Address, Document, EditError, Item, Placement, Value};
 
 use super::files::{Input, read_error_message, read_input};
-use super::write::write_atomic;
+use super::write::{is_changed_since_read, write_checked};
 use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Exit code: nothing matches the address.
@@ -248,9 +248,16 @@ pub(super) fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure
             });
         };
         if doc.is_modified() {
-            write_atomic(path, &stand_ins.encode(&doc.to_string())).map_err(|e| Failure {
-                code: EXIT_ERRORS,
-                message: format!("{name}: cannot write: {e}"),
+            let read = stand_ins.encode(doc.original());
+            write_checked(path, &read, &stand_ins.encode(&doc.to_string())).map_err(|e| {
+                Failure {
+                    code: if is_changed_since_read(&e) {
+                        RETRY
+                    } else {
+                        EXIT_ERRORS
+                    },
+                    message: format!("{name}: cannot write: {e}"),
+                }
             })?;
         }
         if output.diff {
@@ -264,13 +271,52 @@ pub(super) fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure
     Ok(())
 }
 
+/// The code of a failure to write a file that changed since it was read
+/// (another run wrote it meanwhile): the edit is made again on the new
+/// text by [`retrying`]; never an exit status.
+const RETRY: i32 = -1;
+
+/// How many times an edit is made again on a file that other runs keep
+/// changing.
+const ATTEMPTS: usize = 50;
+
+/// Runs a read–edit–write command body again while the file it writes
+/// changed since it was read, so that concurrent edits of one file are all
+/// applied (each on the text the previous one wrote) instead of the last
+/// writer silently undoing the others.
+pub(super) fn retrying(body: impl Fn() -> Result<(), Failure>) -> Result<(), Failure> {
+    let mut last = None;
+    for attempt in 0..ATTEMPTS {
+        match body() {
+            Err(f) if f.code == RETRY => {
+                last = Some(f);
+                // Let the other writers go first.
+                std::thread::sleep(std::time::Duration::from_millis(
+                    1 + (attempt as u64 * 7 + u64::from(std::process::id())) % 20,
+                ));
+            }
+            other => return other,
+        }
+    }
+    Err(last.map_or_else(
+        || Failure {
+            code: EXIT_ERRORS,
+            message: "error: nothing was attempted".to_string(),
+        },
+        |f| Failure {
+            code: EXIT_ERRORS,
+            message: f.message,
+        },
+    ))
+}
+
 /// Runs a command body and turns a failure into a message and a code.
 pub(super) fn report(result: Result<(), Failure>) -> i32 {
     match result {
         Ok(()) => EXIT_OK,
         Err(f) => {
             eprintln!("{}", f.message);
-            f.code
+            if f.code == RETRY { EXIT_ERRORS } else { f.code }
         }
     }
 }
@@ -295,7 +341,7 @@ pub fn get(args: GetArgs) -> i32 {
 }
 
 pub fn set(args: SetArgs) -> i32 {
-    report((|| {
+    report(retrying(|| {
         let value = Value::parse(&args.value)?;
         let mut opened = open(&args.file)?;
         if args.if_exists {
@@ -306,19 +352,19 @@ pub fn set(args: SetArgs) -> i32 {
             .doc
             .set_with(args.address.as_str(), value, args.placement.placement())?;
         finish(&opened, &args.output)
-    })())
+    }))
 }
 
 pub fn rm(args: RmArgs) -> i32 {
-    report((|| {
+    report(retrying(|| {
         let mut opened = open(&args.file)?;
         opened.doc.remove(args.address.as_str())?;
         finish(&opened, &args.output)
-    })())
+    }))
 }
 
 pub fn mv(args: MvArgs) -> i32 {
-    report((|| {
+    report(retrying(|| {
         let address = Address::parse(&args.address)?;
         let mut opened = open(&args.file)?;
         // A block moves to new labels (hcledit's `block mv`); its type is
@@ -334,7 +380,7 @@ pub fn mv(args: MvArgs) -> i32 {
             opened.doc.rename(&address, &new_name)?;
         }
         finish(&opened, &args.output)
-    })())
+    }))
 }
 
 /// The name to rename to: NEW_NAME itself, or the last step of a full
@@ -361,15 +407,15 @@ fn new_name(address: &Address, given: &str) -> Result<String, Failure> {
 
 pub fn block(args: BlockArgs) -> i32 {
     match args.command {
-        BlockCommand::Append(a) => report(block_append(a)),
-        BlockCommand::Rm(a) => report(block_rm(a)),
-        BlockCommand::Mv(a) => report(block_mv(a)),
+        BlockCommand::Append(a) => report(retrying(|| block_append(&a))),
+        BlockCommand::Rm(a) => report(retrying(|| block_rm(&a))),
+        BlockCommand::Mv(a) => report(retrying(|| block_mv(&a))),
     }
 }
 
-fn block_append(args: BlockAppendArgs) -> Result<(), Failure> {
-    let mut labels = args.rest;
-    let file = match args.file {
+fn block_append(args: &BlockAppendArgs) -> Result<(), Failure> {
+    let mut labels = args.rest.clone();
+    let file = match args.file.clone() {
         Some(f) => Some(f),
         None => match labels.last() {
             Some(last) if last == "-" || std::path::Path::new(last).is_file() => {
@@ -391,7 +437,7 @@ fn block_append(args: BlockAppendArgs) -> Result<(), Failure> {
     finish(&opened, &args.output)
 }
 
-fn block_mv(args: BlockMvArgs) -> Result<(), Failure> {
+fn block_mv(args: &BlockMvArgs) -> Result<(), Failure> {
     let mut opened = open(&args.file)?;
     opened
         .doc
@@ -399,7 +445,7 @@ fn block_mv(args: BlockMvArgs) -> Result<(), Failure> {
     finish(&opened, &args.output)
 }
 
-fn block_rm(args: RmArgs) -> Result<(), Failure> {
+fn block_rm(args: &RmArgs) -> Result<(), Failure> {
     let mut opened = open(&args.file)?;
     for item in opened.doc.get_all(args.address.as_str())? {
         if !matches!(item, Item::Block(_)) {

@@ -12,7 +12,7 @@ use hclwright::format::Profile;
 
 use super::files::{Input, Source, read_error_message};
 use super::pipeline::{self, Panicked};
-use super::write::write_atomic;
+use super::write::write_checked;
 use super::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
 
 /// Arguments of `fmt`. Every flag also takes terraform's single-dash
@@ -382,7 +382,8 @@ fn process_text(input: &Input, text: &str, stand_ins: StandIns, plan: &Plan) -> 
         }
         Input::File(path) => {
             if outcome.changed && plan.write {
-                if let Err(e) = write_atomic(path, &stand_ins.encode(&formatted)) {
+                let read = stand_ins.encode(text);
+                if let Err(e) = write_checked(path, &read, &stand_ins.encode(&formatted)) {
                     outcome.errors = format!("{name}: cannot write the formatted file: {e}\n");
                     return outcome;
                 }

@@ -9,7 +9,7 @@ use hclwright::refs::terraform::{self, Address};
 use hclwright::refs::{Rename, SourceFile, is_identifier};
 
 use super::files::{Input, expand, read_error_message, read_input};
-use super::write::write_atomic;
+use super::write::write_checked;
 use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Exit code: nothing matched.
@@ -192,7 +192,11 @@ pub fn run(args: RenameArgs) -> i32 {
             continue;
         }
         match input {
-            Input::File(path) => match write_atomic(path, &stand_ins[*i].encode(&new_text)) {
+            Input::File(path) => match write_checked(
+                path,
+                &stand_ins[*i].encode(&file.text),
+                &stand_ins[*i].encode(&new_text),
+            ) {
                 Ok(()) => {
                     out.extend_from_slice(input.display_name().as_bytes());
                     out.push(b'\n');

@@ -43,6 +43,137 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     result
 }
 
+/// Why a checked write was refused: the file is not the one that was
+/// read any more (another program, or another run, changed it meanwhile).
+#[derive(Debug)]
+pub struct ChangedSinceRead;
+
+impl std::fmt::Display for ChangedSinceRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the file changed since it was read; not written (run the command again)")
+    }
+}
+
+impl std::error::Error for ChangedSinceRead {}
+
+/// True when `e` is the refusal of [`write_checked`] for a file that
+/// changed since it was read.
+pub fn is_changed_since_read(e: &io::Error) -> bool {
+    e.get_ref()
+        .is_some_and(|inner| inner.is::<ChangedSinceRead>())
+}
+
+/// Writes `contents` to `path` in place of `expected`, the bytes read from
+/// it earlier, as one step of a read–modify–write:
+///
+/// - a file the user may not write is refused (`PermissionDenied`), never
+///   replaced, even where the folder would allow it;
+/// - an advisory lock (`flock`) is held on the file while it is compared
+///   and written, and a file whose bytes are no longer `expected` is
+///   refused ([`ChangedSinceRead`]): concurrent runs never lose each
+///   other's updates silently;
+/// - a file with several hard links is rewritten in place (the new bytes,
+///   then the length, then a flush), so that every link sees the new text;
+///   so is a file in a folder where no temporary file can be created;
+/// - otherwise the write is atomic, as [`write_atomic`]: a temporary file
+///   with the original's permissions, owner and group (where allowed),
+///   renamed over the original.
+pub fn write_checked(path: &Path, expected: &[u8], contents: &[u8]) -> io::Result<()> {
+    let target = resolve_link(path)?;
+    if !may_write(&target) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "the file is not writable (read-only); left as it is",
+        ));
+    }
+    let locked = lock(&target)?;
+    let current = {
+        let mut bytes = Vec::with_capacity(expected.len());
+        let mut reader = &locked;
+        std::io::Read::read_to_end(&mut reader, &mut bytes)?;
+        bytes
+    };
+    if current != expected {
+        return Err(io::Error::other(ChangedSinceRead));
+    }
+    if current == contents {
+        return Ok(());
+    }
+    let meta = locked.metadata()?;
+    if hard_links(&meta) > 1 {
+        return write_in_place(&target, contents);
+    }
+    match write_atomic(&target, contents) {
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+            // A folder where no temporary file can be created (read-only),
+            // but a writable file: rewritten in place.
+            write_in_place(&target, contents)
+        }
+        other => other,
+    }
+    // `locked` is closed here, which releases the lock.
+}
+
+/// True when this process may write `path` (the permission bits, owner
+/// and group as the system judges them for the real user).
+fn may_write(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        rustix::fs::access(path, rustix::fs::Access::WRITE_OK).is_ok()
+    }
+    #[cfg(not(unix))]
+    {
+        fs::metadata(path).is_ok_and(|m| !m.permissions().readonly())
+    }
+}
+
+/// Opens `path` and takes an exclusive advisory lock on it, waiting for
+/// other holders; retried when the path was replaced (renamed over) while
+/// waiting, so that the lock is on the file the path names now.
+fn lock(path: &Path) -> io::Result<File> {
+    for _ in 0..1000 {
+        let file = File::open(path)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)?;
+            let held = file.metadata()?;
+            let now = fs::metadata(path)?;
+            if held.ino() == now.ino() && held.dev() == now.dev() {
+                return Ok(file);
+            }
+        }
+        #[cfg(not(unix))]
+        return Ok(file);
+    }
+    Err(io::Error::other(
+        "the file keeps being replaced; not written",
+    ))
+}
+
+/// The number of hard links to a file.
+fn hard_links(meta: &fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.nlink()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        1
+    }
+}
+
+/// Rewrites `path` in place: the new bytes over the old, then the length,
+/// then a flush to disk. The file keeps its inode, links, owner and mode.
+fn write_in_place(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).open(path)?;
+    file.write_all(contents)?;
+    file.set_len(contents.len() as u64)?;
+    file.sync_all()
+}
+
 /// Gives the new file the original's owner and group, when allowed (a
 /// user may only keep their own; root may keep anyone's).
 fn keep_owner(file: &File, original: &fs::Metadata) {
@@ -111,6 +242,20 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| n.ends_with(".tmp"))
             .collect()
+    }
+
+    #[test]
+    fn checked_writes_refuse_a_changed_file() {
+        let dir = scratch("checked");
+        let file = dir.join("main.tf");
+        fs::write(&file, "a=1\n").unwrap();
+        let e = write_checked(&file, b"a=0\n", b"a = 1\n").unwrap_err();
+        assert!(is_changed_since_read(&e), "{e}");
+        assert_eq!(fs::read_to_string(&file).unwrap(), "a=1\n");
+        write_checked(&file, b"a=1\n", b"a = 1\n").unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "a = 1\n");
+        assert!(leftovers(&dir).is_empty());
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
