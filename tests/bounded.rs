@@ -1,14 +1,23 @@
 //! Invariant 5: deep nesting gives an error, never a stack overflow, and
 //! the tree stays lossless. Each case runs on a thread with a deliberately
-//! small stack (1 MiB, half of the default for test threads).
+//! small stack (1 MiB, half of the default for test threads). Nesting as
+//! deep as `terraform` accepts (10 000 levels and more) parses cleanly;
+//! beyond [`hclwright::MAX_DEPTH`] it is an error.
 
-use hclwright::{parse, parse_expr, parse_template};
+use hclwright::{MAX_DEPTH, parse, parse_expr, parse_template};
 
-const DEPTH: usize = 100_000;
+/// Beyond the limit.
+const DEPTH: usize = MAX_DEPTH as usize + 1_000;
+/// What terraform takes (50 000 levels of parentheses parse there).
+const TERRAFORM_DEPTH: usize = 10_000;
 
 fn on_small_stack<F: FnOnce() + Send + 'static>(f: F) {
+    on_stack(1 << 20, f);
+}
+
+fn on_stack<F: FnOnce() + Send + 'static>(size: usize, f: F) {
     std::thread::Builder::new()
-        .stack_size(1 << 20)
+        .stack_size(size)
         .spawn(f)
         .expect("spawn")
         .join()
@@ -74,11 +83,11 @@ fn deep_unary_operators() {
 #[test]
 fn long_operator_and_traversal_chains() {
     on_small_stack(|| {
-        let text = format!("a = 1{}\n", " + 1".repeat(DEPTH));
+        let text = format!("a = 1{}\n", " + 1".repeat(4 * DEPTH));
         let p = parse(&text);
         assert_eq!(p.syntax().to_string(), text);
         assert!(!p.errors().is_empty());
-        let text = format!("a = x{}\n", ".y".repeat(DEPTH));
+        let text = format!("a = x{}\n", ".y".repeat(4 * DEPTH));
         let p = parse(&text);
         assert_eq!(p.syntax().to_string(), text);
         assert!(!p.errors().is_empty());
@@ -180,4 +189,60 @@ fn rendering_many_errors_on_one_long_line_stays_linear() {
         shown += rendered.len();
     }
     assert!(shown > ERRORS * 100);
+}
+
+/// As deep as terraform takes, on a small stack: no error, lossless, and
+/// the tree is freed without overflowing (on a stack of its own).
+#[test]
+fn terraform_depths_parse_cleanly() {
+    for (open, close) in [("(", ")"), ("[", "]"), ("\"${", "}\""), ("{a = ", "}")] {
+        let (open, close) = (open.to_string(), close.to_string());
+        on_small_stack(move || {
+            let text = format!(
+                "a = {}1{}\n",
+                open.repeat(TERRAFORM_DEPTH),
+                close.repeat(TERRAFORM_DEPTH)
+            );
+            let p = parse(&text);
+            assert!(p.errors().is_empty(), "{open}: {:?}", &p.errors()[..1]);
+            assert_eq!(p.syntax().to_string(), text);
+            let formatted = hclwright::format(&text);
+            assert_eq!(hclwright::format(&formatted), formatted);
+        });
+    }
+    on_small_stack(|| {
+        let text = format!(
+            "{}{}",
+            "b {\n".repeat(TERRAFORM_DEPTH),
+            "}\n".repeat(TERRAFORM_DEPTH)
+        );
+        let p = parse(&text);
+        assert!(p.errors().is_empty());
+        assert_eq!(p.syntax().to_string(), text);
+        let text = format!("a = 1{}\n", " + 1".repeat(TERRAFORM_DEPTH * 5));
+        assert!(parse(&text).errors().is_empty());
+    });
+}
+
+/// The editing API on a file as deep as terraform takes: read, edit and
+/// free the document. Walks over the tree recurse once per level, so this
+/// needs a stack sized for the nesting (the command-line tool runs on one);
+/// parsing and freeing alone do not (see above).
+#[test]
+fn documents_nested_as_deep_as_terraform_takes() {
+    on_stack(256 << 20, || {
+        let text = format!(
+            "a = {}1{}\nb {{\n  c = 1\n}}\n",
+            "(".repeat(TERRAFORM_DEPTH),
+            ")".repeat(TERRAFORM_DEPTH)
+        );
+        let mut doc = hclwright::Document::parse(&text).unwrap();
+        doc.set("b.c", 2).unwrap();
+        assert!(doc.to_string().ends_with("b {\n  c = 2\n}\n"));
+        assert_eq!(
+            doc.get("a").unwrap().text().len(),
+            4 + 2 * TERRAFORM_DEPTH + 1
+        );
+        drop(doc);
+    });
 }

@@ -120,6 +120,19 @@ pub struct Document {
     /// For a part of a file being edited alone (see [`scope`]): where it
     /// was cut.
     cuts: Option<Cuts>,
+    /// The deepest nesting of the parsed text, in levels (see
+    /// [`crate::Parse`]'s drop): a deeply nested tree is freed on a stack
+    /// of its own.
+    deepest: u32,
+}
+
+impl Drop for Document {
+    fn drop(&mut self) {
+        if self.deepest > crate::parse::SHALLOW {
+            let tree = std::mem::replace(&mut self.tree, Tree::new(crate::parse::empty_green()));
+            crate::parse::drop_deep(tree, self.deepest);
+        }
+    }
 }
 
 /// One replacement of the current text.
@@ -165,6 +178,7 @@ impl Document {
             tracker: Tracker::new(text.to_string()),
             crlf,
             cuts: None,
+            deepest: parse.deepest(),
         })
     }
 

@@ -84,6 +84,7 @@ impl Document {
             tracker: Tracker::new(text.clone()),
             crlf: self.crlf,
             cuts: Some(cuts),
+            deepest: self.deepest,
         };
         let done = op(&mut part).ok()?;
         if part.cuts.is_some_and(|c| c.crossed) {
@@ -127,6 +128,7 @@ impl Document {
             tracker: Tracker::new(text),
             crlf: self.crlf,
             cuts: Some(Cuts::default()),
+            deepest: self.deepest,
         })
     }
 }

@@ -165,7 +165,7 @@ fn lay_out<'a>(text: &'a str, options: &FormatOptions) -> Result<Planned<'a>, Fo
     let lexed = crate::lexer::tokenize(text);
     let needs_tree =
         options.profile == Profile::Terraform && terraform::may_normalize(text, &lexed.tokens);
-    let (green, errors, tokens) =
+    let (green, errors, tokens, _) =
         crate::parser::parse_lexed(text, lexed, crate::parser::Entry::File, needs_tree);
     if !errors.is_empty() {
         crate::lexer::recycle(tokens);

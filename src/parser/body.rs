@@ -351,7 +351,14 @@ fn block_rest<const B: bool>(p: &mut Parser<'_, B>, name: &str, name_range: Text
         line_end(p, true, "the block");
         return;
     }
-    p.depth += 1;
+    p.enter();
+    super::with_stack(p.depth, || block_body(p, name, name_range));
+    p.depth -= 1;
+    line_end(p, false, "the block");
+}
+
+/// What follows a block's `{`, up to and including its `}`.
+fn block_body<const B: bool>(p: &mut Parser<'_, B>, name: &str, name_range: TextRange) {
     match p.current() {
         Some(NEWLINE) => {
             p.bump();
@@ -382,8 +389,6 @@ fn block_rest<const B: bool>(p: &mut Parser<'_, B>, name: &str, name_range: Text
             p.expect(R_BRACE, &format!("`}}` to close the block `{name}`"));
         }
     }
-    p.depth -= 1;
-    line_end(p, false, "the block");
 }
 
 /// `{ name = expr }`: a single-line block holds at most one attribute.

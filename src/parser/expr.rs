@@ -58,18 +58,20 @@ pub(super) fn expr_opt<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     if p.too_deep() {
         return true;
     }
-    p.depth += 1;
-    let cp = p.checkpoint();
-    binary(p, 1);
-    if p.at(QUESTION) {
-        p.start_at(cp, CONDITIONAL);
-        p.bump();
-        expr(p, "an expression after `?`");
-        if p.expect(COLON, "`:` in the conditional expression") {
-            expr(p, "an expression after `:`");
+    p.enter();
+    super::with_stack(p.depth, || {
+        let cp = p.checkpoint();
+        binary(p, 1);
+        if p.at(QUESTION) {
+            p.start_at(cp, CONDITIONAL);
+            p.bump();
+            expr(p, "an expression after `?`");
+            if p.expect(COLON, "`:` in the conditional expression") {
+                expr(p, "an expression after `:`");
+            }
+            p.finish();
         }
-        p.finish();
-    }
+    });
     p.depth -= 1;
     true
 }
@@ -101,6 +103,8 @@ fn binary<const B: bool>(p: &mut Parser<'_, B>, min: u8) {
             p.error_at(range, "expression is too long: too many chained operators");
             break;
         }
+        // Each link wraps the chain so far: one level deeper in the tree.
+        p.deepest = p.deepest.max(p.depth + links + 1);
         p.start_at(cp, BINARY);
         p.bump();
         if can_start_expr(p.current()) {
@@ -118,11 +122,11 @@ fn unary<const B: bool>(p: &mut Parser<'_, B>) {
         if p.too_deep() {
             return;
         }
-        p.depth += 1;
+        p.enter();
         p.start(UNARY);
         p.bump();
         if can_start_expr(p.current()) {
-            unary(p);
+            super::with_stack(p.depth, || unary(p));
         } else {
             p.error_expected("an operand after the unary operator");
         }
@@ -170,6 +174,7 @@ fn postfix<const B: bool>(p: &mut Parser<'_, B>) {
             p.error_at(range, "expression is too long: too many chained traversals");
             break;
         }
+        p.deepest = p.deepest.max(p.depth + links + 1);
         p.start_at(cp, kind);
         if p.at(DOT) {
             p.bump();

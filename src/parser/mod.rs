@@ -32,8 +32,30 @@ use crate::syntax_error::SyntaxError;
 use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// How deeply constructs may nest before the parser reports an error
-/// instead of recursing further.
-pub const MAX_DEPTH: u32 = 256;
+/// instead of recursing further: far beyond what `terraform` itself takes
+/// (10 000 levels of parentheses, `"${` or blocks parse there; it crashes
+/// by 100 000). The parser never overflows the stack whatever the limit:
+/// see [`with_stack`].
+pub const MAX_DEPTH: u32 = 100_000;
+
+/// Stack kept free below a level of nesting before recursing further.
+const RED_ZONE: usize = 1024 * 1024;
+/// The size of each stack segment added when the thread's runs low.
+const STACK_SEGMENT: usize = 8 * 1024 * 1024;
+
+/// Runs one level of nesting at `depth`: every 8 levels, when this
+/// thread's stack has less than [`RED_ZONE`] left, on a new segment of
+/// stack (the `stacker` crate), so that deep nesting never overflows the
+/// stack, even on a thread with a small one. Recursive walks over trees
+/// could use it too.
+#[inline]
+pub(crate) fn with_stack<R>(depth: u32, f: impl FnOnce() -> R) -> R {
+    if depth.is_multiple_of(8) {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, f)
+    } else {
+        f()
+    }
+}
 
 /// What to parse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +72,7 @@ pub(crate) fn parse_text(
     text: &str,
     entry: Entry,
     build: bool,
-) -> (Option<GreenNode>, Vec<SyntaxError>) {
+) -> (Option<GreenNode>, Vec<SyntaxError>, u32) {
     let start = if entry == Entry::Template {
         StartMode::Template
     } else {
@@ -63,9 +85,9 @@ pub(crate) fn parse_text(
             upstream_compat: false,
         },
     );
-    let (green, errors, tokens) = parse_lexed(text, lexed, entry, build);
+    let (green, errors, tokens, deepest) = parse_lexed(text, lexed, entry, build);
     crate::lexer::recycle(tokens);
-    (green, errors)
+    (green, errors, deepest)
 }
 
 /// [`parse_text`] of a configuration file from the tokens of
@@ -77,7 +99,7 @@ pub(crate) fn parse_lexed(
     lexed: Lexed,
     entry: Entry,
     build: bool,
-) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>) {
+) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>, u32) {
     if build {
         parse_tokens::<true>(text, lexed, entry)
     } else {
@@ -91,7 +113,7 @@ fn parse_tokens<const B: bool>(
     text: &str,
     lexed: Lexed,
     entry: Entry,
-) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>) {
+) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>, u32) {
     let mut p = Parser {
         text,
         tokens: &lexed.tokens,
@@ -101,6 +123,7 @@ fn parse_tokens<const B: bool>(
         errors: Vec::new(),
         nl_significant: true,
         depth: 0,
+        deepest: 0,
         next: 0,
         last_sig_end: 0,
         lex_error_starts: lexed.errors.iter().map(|e| e.offset).collect(),
@@ -125,7 +148,8 @@ fn parse_tokens<const B: bool>(
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     errors.dedup_by(|a, b| a.range == b.range && a.message == b.message);
     SyntaxError::fill_positions(&mut errors, text);
-    (green, errors, lexed.tokens)
+    let deepest = p.deepest;
+    (green, errors, lexed.tokens, deepest)
 }
 
 /// The parser state; `B` is true when a tree is built.
@@ -143,6 +167,8 @@ pub(crate) struct Parser<'t, const B: bool> {
     nl_significant: bool,
     /// Current nesting depth, see [`MAX_DEPTH`].
     depth: u32,
+    /// The deepest nesting met.
+    deepest: u32,
     /// Raw index of the next significant token at or after `pos` (or
     /// `tokens.len()`), kept up to date as `pos` and `nl_significant`
     /// change.
@@ -461,6 +487,13 @@ impl<'t, const B: bool> Parser<'t, B> {
         self.with_newlines(true, |p| {
             p.recover_balanced(|_, kind| kind == NEWLINE || stop_at.contains(&kind));
         });
+    }
+
+    /// One level deeper.
+    #[inline]
+    fn enter(&mut self) {
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
     }
 
     /// True if the nesting limit is reached; reports it and wraps the next

@@ -269,7 +269,7 @@ fn template_if<const B: bool>(p: &mut Parser<'_, B>, ctx: Ctx) {
     if p.too_deep() {
         return;
     }
-    p.depth += 1;
+    p.enter();
     p.start(TEMPLATE_IF);
     p.start(IF_DIRECTIVE);
     p.bump_raw(); // `%{`
@@ -279,7 +279,7 @@ fn template_if<const B: bool>(p: &mut Parser<'_, B>, ctx: Ctx) {
         close_sequence(p, "`}` to close `%{ if`");
     });
     p.finish();
-    let mut stop = parts(p, ctx);
+    let mut stop = super::with_stack(p.depth, || parts(p, ctx));
     if stop == Some("else") {
         simple_directive(p, ELSE_DIRECTIVE);
         stop = parts(p, ctx);
@@ -298,7 +298,7 @@ fn template_for<const B: bool>(p: &mut Parser<'_, B>, ctx: Ctx) {
     if p.too_deep() {
         return;
     }
-    p.depth += 1;
+    p.enter();
     p.start(TEMPLATE_FOR);
     p.start(FOR_DIRECTIVE);
     p.bump_raw(); // `%{`
@@ -307,7 +307,7 @@ fn template_for<const B: bool>(p: &mut Parser<'_, B>, ctx: Ctx) {
         close_sequence(p, "`}` to close `%{ for`");
     });
     p.finish();
-    let stop = parts(p, ctx);
+    let stop = super::with_stack(p.depth, || parts(p, ctx));
     if stop == Some("endfor") {
         simple_directive(p, ENDFOR_DIRECTIVE);
     } else {
