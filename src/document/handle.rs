@@ -74,12 +74,7 @@ impl Document {
     /// assert!(doc.get_mut("module.nope").unwrap_err().is_not_found());
     /// ```
     pub fn get_mut(&mut self, address: impl super::IntoAddress) -> Result<Handle<'_>, EditError> {
-        let address: Address = address.into_address()?;
-        self.get(&address)?;
-        Ok(Handle {
-            doc: self,
-            steps: address.steps().to_vec(),
-        })
+        Handle::at(self, address.into_address()?)
     }
 }
 
@@ -164,42 +159,24 @@ impl<'d> Handle<'d> {
     /// exist), borrowing this one.
     pub fn block_mut(&mut self, type_name: &str, labels: &[&str]) -> Result<Handle<'_>, EditError> {
         let address = self.block_address(type_name, labels);
-        self.doc.get(&address)?;
-        Ok(Handle {
-            doc: self.doc,
-            steps: address.steps().to_vec(),
-        })
+        Handle::at(self.doc, address)
     }
 
     /// [`Handle::block_mut`], turning this handle into the child's.
     pub fn into_block(self, type_name: &str, labels: &[&str]) -> Result<Handle<'d>, EditError> {
         let address = self.block_address(type_name, labels);
-        self.doc.get(&address)?;
-        Ok(Handle {
-            doc: self.doc,
-            steps: address.steps().to_vec(),
-        })
+        Handle::at(self.doc, address)
     }
 
     /// A handle on the child `name` (an attribute or object item, which
     /// must exist), borrowing this one.
     pub fn entry_mut(&mut self, name: &str) -> Result<Handle<'_>, EditError> {
-        let address = self.child(Step::Name(name.to_string()));
-        self.doc.get(&address)?;
-        Ok(Handle {
-            doc: self.doc,
-            steps: address.steps().to_vec(),
-        })
+        Handle::at(self.doc, self.child(Step::Name(name.to_string())))
     }
 
     /// A handle on the `index`-th element of the handle's tuple.
     pub fn element_mut(&mut self, index: usize) -> Result<Handle<'_>, EditError> {
-        let address = self.child(Step::Index(index));
-        self.doc.get(&address)?;
-        Ok(Handle {
-            doc: self.doc,
-            steps: address.steps().to_vec(),
-        })
+        Handle::at(self.doc, self.child(Step::Index(index)))
     }
 
     /// Sets the child `name` to `value`, creating it (and what is missing
@@ -339,6 +316,15 @@ impl<'d> Handle<'d> {
             return Err(EditError::unsupported("the top level cannot be removed"));
         }
         self.doc.remove(self.address())
+    }
+
+    /// A handle on the item at `address`, which must exist.
+    fn at(doc: &mut Document, address: Address) -> Result<Handle<'_>, EditError> {
+        doc.get(&address)?;
+        Ok(Handle {
+            doc,
+            steps: address.steps().to_vec(),
+        })
     }
 
     fn child(&self, step: Step) -> Address {
