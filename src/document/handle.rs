@@ -1,28 +1,4 @@
-//! Handles: a place in a [`Document`] to hold on to while reading and
-//! editing around it, in the style of `toml_edit`, instead of spelling an
-//! address string for every step.
-//!
-//! A handle is a mutable borrow of the document plus the path of steps to
-//! the item it stands for (a block, an attribute, an object item, a tuple
-//! element, or the top level). Every read resolves that path in the
-//! current tree and every edit goes through the document's address-based
-//! methods, so edits stay local and realign as they do there. Labels and
-//! keys are steps, never text to escape: a label with a dot needs no `\.`.
-//!
-//! ```
-//! use hclwright::{Document, Value};
-//!
-//! let mut doc = Document::parse(
-//!     "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \"~> 4.0\"\n    }\n  }\n}\n",
-//! )?;
-//! let mut providers = doc.block_mut("terraform", &[])?.into_block("required_providers", &[])?;
-//! let mut aws = providers.entry_mut("aws")?;
-//! assert_eq!(aws.get("version")?.value(), Some(Value::from("~> 4.0")));
-//! aws.set("version", "~> 5.0")?;
-//! aws.set("configuration_aliases", Value::parse("[aws.east]")?)?;
-//! assert!(doc.to_string().contains("      version               = \"~> 5.0\"\n"));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Handles on places of a [`Document`] (see [`Handle`]).
 
 use super::address::{Address, Step};
 use super::error::EditError;
@@ -30,8 +6,31 @@ use super::value::Value;
 use super::{Document, Item, Placement};
 use crate::ast::{AstNode, Expr};
 
-/// A place in a [`Document`]: the top level, a block, an attribute, an
-/// object item or a tuple element. See the [module docs](self).
+/// A place in a [`Document`] to hold on to while reading and
+/// editing around it, in the style of `toml_edit`, instead of spelling an
+/// address string for every step.
+///
+/// A handle is a mutable borrow of the document plus the path of steps to
+/// the item it stands for (a block, an attribute, an object item, a tuple
+/// element, or the top level). Every read resolves that path in the
+/// current tree and every edit goes through the document's address-based
+/// methods, so edits stay local and realign as they do there. Labels and
+/// keys are steps, never text to escape: a label with a dot needs no `\.`.
+///
+/// ```
+/// use hclwright::{Document, Value};
+///
+/// let mut doc = Document::parse(
+///     "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \"~> 4.0\"\n    }\n  }\n}\n",
+/// )?;
+/// let mut providers = doc.block_mut("terraform", &[])?.into_block("required_providers", &[])?;
+/// let mut aws = providers.entry_mut("aws")?;
+/// assert_eq!(aws.get("version")?.value(), Some(Value::from("~> 4.0")));
+/// aws.set("version", "~> 5.0")?;
+/// aws.set("configuration_aliases", Value::parse("[aws.east]")?)?;
+/// assert!(doc.to_string().contains("      version               = \"~> 5.0\"\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Handle<'d> {
     doc: &'d mut Document,
     steps: Vec<Step>,

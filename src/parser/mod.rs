@@ -35,7 +35,8 @@ use crate::syntax_kind::SyntaxKind::{self, *};
 /// instead of recursing further: far beyond what `terraform` itself takes
 /// (10 000 levels of parentheses, `"${` or blocks parse there; it crashes
 /// by 100 000). The parser never overflows the stack whatever the limit:
-/// see [`with_stack`].
+/// its recursive productions grow the stack as they go (the `stacker`
+/// crate), and deep trees are freed on a stack of their own.
 pub const MAX_DEPTH: u32 = 100_000;
 
 /// Stack kept free below a level of nesting before recursing further.
