@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod bump;
 pub mod diff;
 pub mod document;
 pub mod encoding;
