@@ -2,9 +2,11 @@
 //! Terraform, providers, modules and Packer plugins, and the rule that
 //! turns an old constraint into a new one.
 //!
-//! This is the constraint layer; the `hclwright bump` command that applies
-//! it across a tree of files, on top of [`crate::Document`], builds on it.
+//! [`bump_document`] changes the version strings of one document (only
+//! their bytes); the `hclwright bump` command applies it across a tree.
 
+mod apply;
 mod constraint;
 
+pub use apply::{Change, Target, bump_document};
 pub use constraint::{Bumped, Constraint, Constraints, Operator, Version, bump};

@@ -1,5 +1,6 @@
 //! Command-line interface: argument parsing and the subcommands.
 
+mod bump;
 mod check;
 mod comment;
 mod dump;
@@ -61,6 +62,9 @@ enum Command {
     /// Read, set or remove the comment lines above an item or the comment
     /// at the end of its line.
     Comment(comment::CommentArgs),
+    /// Bump Terraform, provider, module or Packer plugin versions across
+    /// files (tfupdate's job), changing only the version strings.
+    Bump(bump::BumpArgs),
 }
 
 /// The exit code for bad usage of the subcommand named in `args`: 1 (as
@@ -76,7 +80,9 @@ fn usage_exit_code(args: &[OsString]) -> i32 {
         .map(|s| s.to_string_lossy().to_string())
         .as_deref()
     {
-        Some("get" | "set" | "rm" | "mv" | "block" | "comment" | "refs" | "rename") => EXIT_ERRORS,
+        Some("get" | "set" | "rm" | "mv" | "block" | "comment" | "refs" | "rename" | "bump") => {
+            EXIT_ERRORS
+        }
         _ => EXIT_USAGE,
     }
 }
@@ -112,5 +118,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Command::Mv(args) => edit::mv(args),
         Command::Block(args) => edit::block(args),
         Command::Comment(args) => comment::run(args),
+        Command::Bump(args) => bump::run(args),
     }
 }

@@ -370,6 +370,20 @@ impl Document {
         self.edit_laid_out(reps, false)
     }
 
+    /// Replaces `ranges` (of the current text) by the texts given, kept as
+    /// they are, realigning the groups they lengthen where those were
+    /// aligned (a version string bumped, a name renamed). All or nothing.
+    pub(crate) fn replace_verbatim(
+        &mut self,
+        edits: Vec<(TextRange, String)>,
+    ) -> Result<(), EditError> {
+        let reps = edits
+            .into_iter()
+            .map(|(range, text)| Replacement::new(range, text))
+            .collect();
+        self.replace_realigning(reps)
+    }
+
     /// [`Document::edit`], laying out the spacing inside the new text when
     /// `respace`.
     fn edit_laid_out(&mut self, reps: Vec<Replacement>, respace: bool) -> Result<(), EditError> {

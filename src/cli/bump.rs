@@ -1,0 +1,276 @@
+//! `hclwright bump`: version bumps across files, as `tfupdate` names them,
+//! done as local edits of the version strings only.
+
+use hclwright::Document;
+use hclwright::bump::{Constraints, Target, Version, bump_document};
+
+use super::files::{Input, expand, read_error_message, read_input};
+use super::json;
+use super::write::write_checked;
+use super::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
+
+/// Arguments of `bump`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Examples:
+  hclwright bump terraform 1.11.4 -r .
+  hclwright bump provider hashicorp/aws 5.31.0 --keep-operator -r .
+  hclwright bump module terraform-aws-modules/vpc/aws 5.5.1 main.tf
+  hclwright bump plugin github.com/hashicorp/amazon 1.3.0 --check -r .
+
+Files are rewritten in place (atomically) unless --diff, --check or --json
+is given. A file with syntax errors is reported and left alone; the others
+are still processed. Exit status: 0 done (or nothing due), 2 on syntax or
+I/O errors, 3 with --check when a file would change, 1 on bad usage.")]
+pub struct BumpArgs {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum What {
+    /// `required_version` in every `terraform` block.
+    Terraform {
+        /// The new version.
+        version: String,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// A provider's `version`: NAME is its local name (`aws`) or its
+    /// source (`hashicorp/aws`).
+    Provider {
+        /// Local name or source.
+        name: String,
+        /// The new version.
+        version: String,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// The `version` of the module blocks whose `source` is SOURCE (a
+    /// registry address), or the `ref` of a git source given without its
+    /// query; Terragrunt's `tfr:///SOURCE?version=`.
+    Module {
+        /// The module's source.
+        source: String,
+        /// The new version.
+        version: String,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// A Packer plugin's `version` in `required_plugins`.
+    Plugin {
+        /// Local name or source.
+        name: String,
+        /// The new version.
+        version: String,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+/// Options of every `bump` command.
+#[derive(clap::Args, Debug)]
+struct Common {
+    /// Files or directories (`.tf`, `.tfvars`, `.hcl`, `.nomad`; hidden
+    /// folders such as `.terraform` and `.terragrunt-cache` skipped).
+    /// Defaults to `.`.
+    paths: Vec<String>,
+    /// Walk subdirectories.
+    #[arg(short, long)]
+    recursive: bool,
+    /// Skip the files whose path contains this text (a folder name such
+    /// as `modules/legacy`); may be repeated.
+    #[arg(long, value_name = "PATH")]
+    ignore_path: Vec<String>,
+    /// Keep each constraint's operator and number of segments (`~> 4.0`
+    /// bumped to 5.31.0 is `~> 5.31`); without it, the new version alone.
+    #[arg(long)]
+    keep_operator: bool,
+    /// Print a unified diff and write nothing.
+    #[arg(long)]
+    diff: bool,
+    /// Write nothing; list the files that would change and exit 3 if any.
+    #[arg(long)]
+    check: bool,
+    /// Write nothing; print one JSON object per change (file, line, old,
+    /// new), one per line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `bump`.
+pub fn run(args: BumpArgs) -> i32 {
+    let (target, version, common) = match args.what {
+        What::Terraform { version, common } => (Target::Terraform, version, common),
+        What::Provider {
+            name,
+            version,
+            common,
+        } => (Target::Provider(name), version, common),
+        What::Module {
+            source,
+            version,
+            common,
+        } => (Target::Module(source), version, common),
+        What::Plugin {
+            name,
+            version,
+            common,
+        } => (Target::Plugin(name), version, common),
+    };
+    let Some(version) = Version::parse(&version) else {
+        eprintln!("error: `{version}` is not a version (such as 5.31.0)");
+        return EXIT_ERRORS;
+    };
+    let paths = if common.paths.is_empty() {
+        vec![".".to_string()]
+    } else {
+        common.paths.clone()
+    };
+    let (inputs, walk_errors) = expand(&paths, common.recursive);
+    let mut failed = !walk_errors.is_empty();
+    for e in walk_errors {
+        eprintln!("{e}");
+    }
+    let mut due = false;
+    for input in &inputs {
+        let name = input.display_name();
+        if common.ignore_path.iter().any(|p| name.contains(p.as_str())) {
+            continue;
+        }
+        match bump_input(input, &target, &version, &common) {
+            Ok(changed) => due |= changed,
+            Err(message) => {
+                eprintln!("{message}");
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        EXIT_ERRORS
+    } else if common.check && due {
+        EXIT_CHANGES
+    } else {
+        EXIT_OK
+    }
+}
+
+/// Bumps one input; true when it changes (or would).
+fn bump_input(
+    input: &Input,
+    target: &Target,
+    version: &Version,
+    common: &Common,
+) -> Result<bool, String> {
+    let name = input.display_name();
+    let decoded = read_input(input).map_err(|e| read_error_message(input, &e))?;
+    let text = decoded.text.into_owned();
+    let stand_ins = decoded.stand_ins;
+    let mut doc = Document::parse(&text).map_err(|e| {
+        format!(
+            "{}{name}: not bumped because of syntax errors",
+            stand_ins.shown(&e.render(&name, &text))
+        )
+    })?;
+    let changes = bump_document(&mut doc, target, version, common.keep_operator)
+        .map_err(|e| format!("{name}: {e}"))?;
+    if changes.is_empty() {
+        return Ok(false);
+    }
+    if let Target::Provider(provider) = target {
+        warn_about_lock(input, provider, version, common.keep_operator, &changes);
+    }
+    if common.json {
+        for change in &changes {
+            println!(
+                "{{\"file\": {}, \"line\": {}, \"old\": {}, \"new\": {}}}",
+                json::string(&name),
+                change.line,
+                json::string(&change.old),
+                json::string(&change.new)
+            );
+        }
+    } else if common.check {
+        println!("{name}");
+    } else if common.diff {
+        print!(
+            "{}",
+            String::from_utf8_lossy(&stand_ins.encode(&doc.unified_diff(&name)))
+        );
+    } else {
+        let Input::File(path) = input else {
+            print!(
+                "{}",
+                String::from_utf8_lossy(&stand_ins.encode(&doc.to_string()))
+            );
+            return Ok(true);
+        };
+        write_checked(
+            path,
+            &stand_ins.encode(&text),
+            &stand_ins.encode(&doc.to_string()),
+        )
+        .map_err(|e| format!("{name}: cannot write: {e}"))?;
+        println!("{name}");
+    }
+    Ok(true)
+}
+
+/// Warns when `.terraform.lock.hcl` beside the file pins the provider at a
+/// version the new constraint refuses (`terraform init -upgrade` then
+/// updates it; its hashes need the network).
+fn warn_about_lock(
+    input: &Input,
+    provider: &str,
+    version: &Version,
+    keep_operator: bool,
+    changes: &[hclwright::bump::Change],
+) {
+    let Input::File(path) = input else { return };
+    let lock = path
+        .parent()
+        .map(|d| d.join(".terraform.lock.hcl"))
+        .unwrap_or_else(|| ".terraform.lock.hcl".into());
+    let Ok(text) = std::fs::read_to_string(&lock) else {
+        return;
+    };
+    let Ok(doc) = Document::parse(&text) else {
+        return;
+    };
+    let constraint = changes
+        .first()
+        .map(|c| c.new.clone())
+        .unwrap_or_else(|| hclwright::bump::bump("", version, keep_operator).text);
+    let Some(constraints) = Constraints::parse(&constraint) else {
+        return;
+    };
+    for block in doc.blocks() {
+        if block.type_name().as_deref() != Some("provider") {
+            continue;
+        }
+        let Some(address) = block.labels().next().map(|l| l.value()) else {
+            continue;
+        };
+        let short = address.rsplit('/').next().unwrap_or(&address);
+        let matches = if provider.contains('/') {
+            address.ends_with(&format!("/{provider}")) || address == provider
+        } else {
+            short == provider
+        };
+        let locked = block
+            .body()
+            .and_then(|b| b.attribute("version"))
+            .and_then(|a| a.expr())
+            .map(|e| e.to_string().trim_matches('"').to_string())
+            .and_then(|v| Version::parse(&v));
+        if let Some(locked) = locked
+            && matches
+            && !constraints.allows(&locked)
+        {
+            eprintln!(
+                "warning: {} pins {address} at {locked}, outside `{constraint}`: run `terraform init -upgrade`",
+                lock.display()
+            );
+        }
+    }
+}
