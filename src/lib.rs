@@ -30,6 +30,7 @@ pub mod bump;
 pub mod diff;
 pub mod document;
 pub mod encoding;
+pub mod eval;
 pub mod format;
 pub mod lexer;
 mod line_index;

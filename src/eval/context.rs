@@ -1,0 +1,251 @@
+//! The evaluation context: variables in nested scopes and the functions an
+//! application supplies, each described by a signature (parameters with
+//! types, an optional variadic parameter, a return type) and an
+//! implementation, the shape of cty's `function.Spec`.
+
+use super::convert::convert;
+use super::types::Type;
+use super::value::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Variables and functions visible to an expression. A context may have a
+/// parent whose names show through where the child does not define them.
+///
+/// ```
+/// use hclwright::eval::{EvalContext, Value, evaluate_str};
+/// let mut ctx = EvalContext::new();
+/// ctx.set_variable("region", Value::string("eu-west-1"));
+/// let v = evaluate_str("\"${region}-a\"", &ctx).unwrap();
+/// assert_eq!(v, Value::string("eu-west-1-a"));
+/// ```
+#[derive(Clone, Default)]
+pub struct EvalContext {
+    variables: BTreeMap<String, Value>,
+    functions: BTreeMap<String, Arc<Function>>,
+    parent: Option<Arc<EvalContext>>,
+}
+
+impl EvalContext {
+    /// An empty context: no variables, no functions.
+    pub fn new() -> EvalContext {
+        EvalContext::default()
+    }
+
+    /// A context whose lookups fall back to `parent`.
+    pub fn with_parent(parent: Arc<EvalContext>) -> EvalContext {
+        EvalContext {
+            parent: Some(parent),
+            ..EvalContext::default()
+        }
+    }
+
+    /// Defines (or replaces) a variable.
+    pub fn set_variable(&mut self, name: impl Into<String>, value: Value) -> &mut Self {
+        self.variables.insert(name.into(), value);
+        self
+    }
+
+    /// Defines (or replaces) a function; a namespaced name such as
+    /// `provider::aws::arn_parse` is the whole name.
+    pub fn set_function(&mut self, name: impl Into<String>, function: Function) -> &mut Self {
+        self.functions.insert(name.into(), Arc::new(function));
+        self
+    }
+
+    /// A variable, from this context or the nearest parent that has it.
+    pub fn variable(&self, name: &str) -> Option<&Value> {
+        self.variables
+            .get(name)
+            .or_else(|| self.parent.as_deref().and_then(|p| p.variable(name)))
+    }
+
+    /// A function, from this context or the nearest parent that has it.
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions
+            .get(name)
+            .map(|f| f.as_ref())
+            .or_else(|| self.parent.as_deref().and_then(|p| p.function(name)))
+    }
+
+    /// The names of every variable visible, sorted.
+    pub fn variable_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.variables.keys().cloned().collect();
+        if let Some(p) = &self.parent {
+            names.extend(p.variable_names());
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Whether any function is defined (here or in a parent).
+    pub fn has_functions(&self) -> bool {
+        !self.functions.is_empty() || self.parent.as_deref().is_some_and(|p| p.has_functions())
+    }
+}
+
+/// A parameter of a [`Function`].
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// The name, for messages.
+    pub name: String,
+    /// The type arguments are converted to (`Type::Dynamic` takes any).
+    pub ty: Type,
+    /// Whether a null argument is passed through (otherwise it is an error).
+    pub allow_null: bool,
+    /// Whether an unknown argument is passed through (otherwise the result
+    /// is unknown without calling the implementation).
+    pub allow_unknown: bool,
+}
+
+impl Param {
+    /// A parameter of `ty` that takes neither null nor unknown values.
+    pub fn new(name: impl Into<String>, ty: Type) -> Param {
+        Param {
+            name: name.into(),
+            ty,
+            allow_null: false,
+            allow_unknown: false,
+        }
+    }
+
+    /// The parameter, also taking null arguments.
+    pub fn allow_null(mut self) -> Param {
+        self.allow_null = true;
+        self
+    }
+
+    /// The parameter, also taking unknown arguments.
+    pub fn allow_unknown(mut self) -> Param {
+        self.allow_unknown = true;
+        self
+    }
+}
+
+/// Why a function call failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionError {
+    /// The argument at fault, when one is.
+    pub argument: Option<usize>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl FunctionError {
+    /// An error about the call as a whole.
+    pub fn new(message: impl Into<String>) -> FunctionError {
+        FunctionError {
+            argument: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error about argument `index` (0-based).
+    pub fn argument(index: usize, message: impl Into<String>) -> FunctionError {
+        FunctionError {
+            argument: Some(index),
+            message: message.into(),
+        }
+    }
+}
+
+/// Computes a call's result type from its (converted) arguments.
+pub type ReturnType = dyn Fn(&[Value]) -> Result<Type, FunctionError> + Send + Sync;
+/// Computes a call's result from its (converted) arguments and result type.
+pub type Implementation = dyn Fn(&[Value], &Type) -> Result<Value, FunctionError> + Send + Sync;
+
+/// A function an expression can call.
+///
+/// ```
+/// use hclwright::eval::{EvalContext, Function, Param, Type, Value, evaluate_str};
+/// let upper = Function::new(vec![Param::new("s", Type::String)], Type::String, |args, _| {
+///     Ok(Value::string(args[0].as_str().unwrap().to_uppercase()))
+/// });
+/// let mut ctx = EvalContext::new();
+/// ctx.set_function("upper", upper);
+/// assert_eq!(evaluate_str("upper(\"a\")", &ctx).unwrap(), Value::string("A"));
+/// ```
+pub struct Function {
+    /// The positional parameters.
+    pub params: Vec<Param>,
+    /// The parameter that takes any further arguments, if any.
+    pub variadic: Option<Param>,
+    return_type: Box<ReturnType>,
+    implementation: Box<Implementation>,
+}
+
+impl Function {
+    /// A function with a fixed return type.
+    pub fn new(
+        params: Vec<Param>,
+        returns: Type,
+        implementation: impl Fn(&[Value], &Type) -> Result<Value, FunctionError> + Send + Sync + 'static,
+    ) -> Function {
+        Function {
+            params,
+            variadic: None,
+            return_type: Box::new(move |_| Ok(returns.clone())),
+            implementation: Box::new(implementation),
+        }
+    }
+
+    /// A function whose return type depends on its arguments.
+    pub fn with_return_type(
+        params: Vec<Param>,
+        returns: impl Fn(&[Value]) -> Result<Type, FunctionError> + Send + Sync + 'static,
+        implementation: impl Fn(&[Value], &Type) -> Result<Value, FunctionError> + Send + Sync + 'static,
+    ) -> Function {
+        Function {
+            params,
+            variadic: None,
+            return_type: Box::new(returns),
+            implementation: Box::new(implementation),
+        }
+    }
+
+    /// The function, taking any number of further arguments as `param`.
+    pub fn variadic(mut self, param: Param) -> Function {
+        self.variadic = Some(param);
+        self
+    }
+
+    /// Calls the function as cty does: arity checked, arguments converted
+    /// to their parameters' types, nulls refused and unknowns short-cut
+    /// unless the parameter allows them.
+    pub fn call(&self, args: &[Value]) -> Result<Value, FunctionError> {
+        let n = self.params.len();
+        if args.len() < n || (self.variadic.is_none() && args.len() > n) {
+            let want = if self.variadic.is_some() {
+                format!("at least {n}")
+            } else {
+                format!("exactly {n}")
+            };
+            let noun = if n == 1 && self.variadic.is_none() { "argument" } else { "arguments" };
+            return Err(FunctionError::new(format!(
+                "Function requires {want} {noun}; got {}",
+                args.len()
+            )));
+        }
+        let mut converted = Vec::with_capacity(args.len());
+        let mut unknown = false;
+        for (i, arg) in args.iter().enumerate() {
+            let param = self.params.get(i).or(self.variadic.as_ref()).expect("arity checked");
+            if arg.is_null() && !param.allow_null {
+                return Err(FunctionError::argument(i, "argument must not be null"));
+            }
+            let v = convert(arg, &param.ty)
+                .map_err(|e| FunctionError::argument(i, e.to_string()))?;
+            if !v.is_wholly_known() && !param.allow_unknown {
+                unknown = true;
+            }
+            converted.push(v);
+        }
+        let ty = (self.return_type)(&converted)?;
+        if unknown {
+            return Ok(Value::Unknown(ty));
+        }
+        let v = (self.implementation)(&converted, &ty)?;
+        Ok(v)
+    }
+}

@@ -1,0 +1,1031 @@
+//! Evaluation of native-syntax expressions, with the spec's semantics and
+//! HCL's diagnostics. A failing part evaluates to an unknown value so that
+//! every problem of an expression is reported, not only the first.
+
+use super::context::EvalContext;
+use super::convert::{convert, unify};
+use super::diagnostic::Diagnostic;
+use super::number::Number;
+use super::types::Type;
+use super::value::Value;
+use crate::ast::{self, AstNode, Expr};
+use crate::syntax_kind::SyntaxKind::*;
+use std::collections::BTreeMap;
+use text_size::TextRange;
+
+/// The result of evaluating an expression: a value (unknown where parts
+/// failed) and every problem found.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    /// The value.
+    pub value: Value,
+    /// The problems, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Evaluates `expr` in `ctx`.
+pub fn evaluate(expr: &Expr, ctx: &EvalContext) -> Evaluation {
+    let mut ev = Evaluator::new(ctx);
+    let value = ev.eval(expr);
+    Evaluation {
+        value,
+        diagnostics: ev.diagnostics,
+    }
+}
+
+/// Parses and evaluates one expression; syntax errors and evaluation
+/// problems are both diagnostics.
+///
+/// ```
+/// use hclwright::eval::{EvalContext, console_string, evaluate_str};
+/// let v = evaluate_str("[for x in [1, 2, 3] : x * 2 if x > 1]", &EvalContext::new()).unwrap();
+/// assert_eq!(console_string(&v), "[\n  4,\n  6,\n]");
+/// ```
+pub fn evaluate_str(text: &str, ctx: &EvalContext) -> Result<Value, Vec<Diagnostic>> {
+    let parse = crate::parse_expr(text);
+    if !parse.errors().is_empty() {
+        return Err(parse
+            .errors()
+            .iter()
+            .map(|e| Diagnostic::new("Invalid expression", e.message.clone(), e.range))
+            .collect());
+    }
+    let Some(expr) = parse.syntax().descendants().find_map(Expr::cast) else {
+        return Err(vec![Diagnostic::new(
+            "Invalid expression",
+            "expected an expression",
+            parse.syntax().text_range(),
+        )]);
+    };
+    let result = evaluate(&expr, ctx);
+    if result.diagnostics.is_empty() {
+        Ok(result.value)
+    } else {
+        Err(result.diagnostics)
+    }
+}
+
+pub(crate) struct Evaluator<'c> {
+    ctx: &'c EvalContext,
+    /// Names bound by `for` expressions and splats, innermost last.
+    scopes: Vec<(String, Value)>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    depth: u32,
+}
+
+const DYNAMIC: Value = Value::Unknown(Type::Dynamic);
+
+fn range(e: &Expr) -> TextRange {
+    e.syntax().text_range()
+}
+
+/// The range of a node without its leading and trailing trivia.
+fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
+    let significant = |t: &crate::SyntaxToken| !t.kind().is_trivia();
+    let mut tokens = node
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(significant);
+    let Some(first) = tokens.next() else {
+        return node.text_range();
+    };
+    let last = tokens.last().unwrap_or_else(|| first.clone());
+    TextRange::new(first.text_range().start(), last.text_range().end())
+}
+
+impl<'c> Evaluator<'c> {
+    pub(crate) fn new(ctx: &'c EvalContext) -> Self {
+        Evaluator {
+            ctx,
+            scopes: Vec::new(),
+            diagnostics: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    fn error(&mut self, summary: &str, detail: impl Into<String>, at: TextRange) {
+        self.diagnostics.push(Diagnostic::new(summary, detail, at));
+    }
+
+    fn error_in(&mut self, summary: &str, detail: impl Into<String>, at: TextRange, ctx: TextRange) {
+        self.diagnostics
+            .push(Diagnostic::new(summary, detail, at).with_context(ctx));
+    }
+
+    fn lookup(&self, name: &str) -> Option<Value> {
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .or_else(|| self.ctx.variable(name).cloned())
+    }
+
+    /// Runs `f` with `key` and `value` bound (a `for` iteration).
+    pub(crate) fn with_bindings<R>(
+        &mut self,
+        key: Option<&str>,
+        key_value: Value,
+        value: &str,
+        value_value: Value,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        let mark = self.scopes.len();
+        if let Some(k) = key {
+            self.scopes.push((k.to_string(), key_value));
+        }
+        self.scopes.push((value.to_string(), value_value));
+        let r = f(self);
+        self.scopes.truncate(mark);
+        r
+    }
+
+    pub(crate) fn eval(&mut self, e: &Expr) -> Value {
+        self.depth += 1;
+        let depth = self.depth;
+        let v = crate::parser::with_stack(depth, || self.eval_inner(e));
+        self.depth -= 1;
+        v
+    }
+
+    fn eval_inner(&mut self, e: &Expr) -> Value {
+        match e {
+            Expr::Literal(l) => match l.value() {
+                Some(ast::LiteralValue::Number(text)) => match Number::parse(&text) {
+                    Some(n) => Value::Number(n),
+                    None => {
+                        self.error("Invalid number literal", format!("`{text}` is not a number."), range(e));
+                        Value::Unknown(Type::Number)
+                    }
+                },
+                Some(ast::LiteralValue::Bool(b)) => Value::Bool(b),
+                Some(ast::LiteralValue::Null) => Value::Null(Type::Dynamic),
+                None => DYNAMIC,
+            },
+            Expr::Variable(v) => {
+                let name = v.name().unwrap_or_default();
+                match self.lookup(&name) {
+                    Some(value) => value,
+                    None => {
+                        let detail = format!("There is no variable named {}.", super::display::go_quote(&name));
+                        self.error("Unknown variable", detail, trimmed_range(v.syntax()));
+                        DYNAMIC
+                    }
+                }
+            }
+            Expr::Paren(p) => match p.expr() {
+                Some(inner) => self.eval(&inner),
+                None => DYNAMIC,
+            },
+            Expr::QuotedTemplate(_) | Expr::HeredocTemplate(_) => {
+                super::template::evaluate_template(self, e)
+            }
+            Expr::Tuple(t) => {
+                let items: Vec<Value> = t.elements().map(|x| self.eval(&x)).collect();
+                Value::Tuple(items)
+            }
+            Expr::Object(o) => self.eval_object(o),
+            Expr::FunctionCall(c) => self.eval_call(c),
+            Expr::ForExpr(f) => self.eval_for(f),
+            Expr::GetAttr(_) | Expr::Index(_) => self.eval_traversal(e),
+            Expr::Splat(s) => self.eval_splat(s, &[]),
+            Expr::Unary(u) => self.eval_unary(u),
+            Expr::Binary(b) => self.eval_binary(b),
+            Expr::Conditional(c) => self.eval_conditional(c),
+        }
+    }
+
+    fn eval_object(&mut self, o: &ast::Object) -> Value {
+        let mut out = BTreeMap::new();
+        let mut unknown = false;
+        for item in o.items() {
+            let Some(key) = item.key() else { continue };
+            let key_range = trimmed_range(key.syntax());
+            let key_value = match key.bare_name() {
+                Some(name) => Value::string(name),
+                None => match key.expr() {
+                    Some(Expr::Literal(l)) if l.value().is_some_and(|v| !matches!(v, ast::LiteralValue::Number(_))) => {
+                        // `true`, `false` and `null` as keys are names.
+                        Value::string(l.syntax().text().to_string().trim())
+                    }
+                    Some(k) => self.eval(&k),
+                    None => DYNAMIC,
+                },
+            };
+            let value = item.value().map_or(DYNAMIC, |v| self.eval(&v));
+            if key_value.is_null() {
+                self.error("Null value as key", "Can't use a null value as a key.", key_range);
+                continue;
+            }
+            let key_value = match convert(&key_value, &Type::String) {
+                Ok(k) => k,
+                Err(err) => {
+                    self.error("Incorrect key type", format!("Can't use this value as a key: {err}."), key_range);
+                    continue;
+                }
+            };
+            match key_value {
+                Value::String(k) => {
+                    out.insert(k, value);
+                }
+                _ => unknown = true,
+            }
+        }
+        if unknown {
+            return DYNAMIC;
+        }
+        Value::Object(out)
+    }
+
+    fn eval_call(&mut self, c: &ast::FunctionCall) -> Value {
+        let name = c.name();
+        let call_range = trimmed_range(c.syntax());
+        let name_range = c
+            .name_tokens()
+            .first()
+            .map(|t| {
+                let last = c.name_tokens().last().cloned().unwrap_or_else(|| t.clone());
+                TextRange::new(t.text_range().start(), last.text_range().end())
+            })
+            .unwrap_or(call_range);
+        let arg_exprs = c.args();
+        let expand = c.arg_list().is_some_and(|l| l.has_ellipsis());
+        let mut args: Vec<Value> = arg_exprs.iter().map(|a| self.eval(a)).collect();
+        let ctx = self.ctx;
+        let Some(function) = ctx.function(&name) else {
+            let detail = if ctx.has_functions() {
+                format!("There is no function named {}.", super::display::go_quote(&name))
+            } else {
+                "Function calls are not allowed in this context.".to_string()
+            };
+            let summary = if ctx.has_functions() { "Call to unknown function" } else { "Function calls not allowed" };
+            self.error(summary, detail, name_range);
+            return DYNAMIC;
+        };
+        if expand {
+            let last_range = arg_exprs.last().map_or(call_range, range);
+            match args.pop() {
+                Some(Value::Null(_)) => {
+                    self.error("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", last_range);
+                    return DYNAMIC;
+                }
+                Some(Value::Unknown(_)) => return DYNAMIC,
+                Some(Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items)) => {
+                    args.extend(items)
+                }
+                Some(_) => {
+                    self.error("Invalid expanding argument value", "The expanding argument (indicated by ...) must be of a tuple, list, or set type.", last_range);
+                    return DYNAMIC;
+                }
+                None => {}
+            }
+        }
+        let n = function.params.len();
+        if args.len() < n {
+            let missing = &function.params[args.len()].name;
+            self.error_in(
+                "Not enough function arguments",
+                format!("Function {} expects {} argument(s). Missing value for {}.", super::display::go_quote(&name), n, super::display::go_quote(missing)),
+                call_range,
+                call_range,
+            );
+            return DYNAMIC;
+        }
+        if args.len() > n && function.variadic.is_none() {
+            let extra = arg_exprs.get(n).map_or(call_range, range);
+            self.error_in(
+                "Too many function arguments",
+                format!("Function {} expects only {} argument(s).", super::display::go_quote(&name), n),
+                extra,
+                call_range,
+            );
+            return DYNAMIC;
+        }
+        match function.call(&args) {
+            Ok(v) => v,
+            Err(err) => {
+                match err.argument {
+                    Some(i) => {
+                        let at = arg_exprs.get(i).map_or(call_range, |a| trimmed_range(a.syntax()));
+                        let param = function
+                            .params
+                            .get(i)
+                            .or(function.variadic.as_ref())
+                            .map_or(String::new(), |p| p.name.clone());
+                        self.error_in(
+                            "Invalid function argument",
+                            format!("Invalid value for {} parameter: {}.", super::display::go_quote(&param), err.message),
+                            at,
+                            call_range,
+                        );
+                    }
+                    None => self.error_in(
+                        "Error in function call",
+                        format!("Call to function {} failed: {}.", super::display::go_quote(&name), err.message),
+                        call_range,
+                        call_range,
+                    ),
+                }
+                DYNAMIC
+            }
+        }
+    }
+
+    fn eval_for(&mut self, f: &ast::ForExpr) -> Value {
+        let whole = trimmed_range(f.syntax());
+        let Some(intro) = f.intro() else { return DYNAMIC };
+        let key_var = f.key_var().map(|t| t.text().to_string());
+        let value_var = f.value_var().map(|t| t.text().to_string()).unwrap_or_default();
+        let Some(coll_expr) = f.collection() else { return DYNAMIC };
+        let _ = intro;
+        let coll = self.eval(&coll_expr);
+        let coll_range = trimmed_range(coll_expr.syntax());
+        let pairs = match iteration_pairs(&coll) {
+            Iter::Pairs(p) => p,
+            Iter::Null => {
+                self.error_in("Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.", coll_range, whole);
+                return DYNAMIC;
+            }
+            Iter::Unknown => return DYNAMIC,
+            Iter::NotIterable(t) => {
+                self.error_in(
+                    "Iteration over non-iterable value",
+                    format!("A value of type {} cannot be used as the collection in a 'for' expression.", t.friendly_name()),
+                    coll_range,
+                    whole,
+                );
+                return DYNAMIC;
+            }
+        };
+        let is_object = f.is_object();
+        let grouping = f.is_grouping();
+        let cond = f.condition();
+        let key_expr = f.key_expr();
+        let value_expr = f.value_expr();
+        let mut tuple = Vec::new();
+        let mut object: BTreeMap<String, Value> = BTreeMap::new();
+        let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut unknown = false;
+        for (k, v) in pairs {
+            let mark = self.scopes.len();
+            if let Some(name) = &key_var {
+                self.scopes.push((name.clone(), k));
+            }
+            self.scopes.push((value_var.clone(), v));
+            let keep = match &cond {
+                Some(c) => {
+                    let cv = self.eval(c);
+                    let cr = trimmed_range(c.syntax());
+                    match cv {
+                        Value::Null(_) => {
+                            self.error_in("Condition is null", "The value of the 'if' clause must not be null.", cr, whole);
+                            self.scopes.truncate(mark);
+                            return DYNAMIC;
+                        }
+                        Value::Unknown(_) => {
+                            unknown = true;
+                            false
+                        }
+                        other => match convert(&other, &Type::Bool) {
+                            Ok(Value::Bool(b)) => b,
+                            Ok(_) => {
+                                unknown = true;
+                                false
+                            }
+                            Err(err) => {
+                                self.error_in("Invalid 'for' condition", format!("The 'if' clause value is invalid: {err}."), cr, whole);
+                                self.scopes.truncate(mark);
+                                return DYNAMIC;
+                            }
+                        },
+                    }
+                }
+                None => true,
+            };
+            if keep {
+                let value = value_expr.as_ref().map_or(DYNAMIC, |x| self.eval(x));
+                if is_object {
+                    let kx = key_expr.as_ref();
+                    let key = kx.map_or(DYNAMIC, |x| self.eval(x));
+                    let kr = kx.map_or(whole, |x| trimmed_range(x.syntax()));
+                    match key {
+                        Value::Null(_) => {
+                            self.error_in("Invalid object key", "Key expression in 'for' expression must not produce a null value.", kr, whole);
+                            self.scopes.truncate(mark);
+                            return DYNAMIC;
+                        }
+                        Value::Unknown(_) => unknown = true,
+                        other => match convert(&other, &Type::String) {
+                            Ok(Value::String(k)) => {
+                                if grouping {
+                                    groups.entry(k).or_default().push(value);
+                                } else if object.contains_key(&k) {
+                                    self.error_in(
+                                        "Duplicate object key",
+                                        format!("Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.", super::display::go_quote(&k)),
+                                        kr,
+                                        whole,
+                                    );
+                                    self.scopes.truncate(mark);
+                                    return DYNAMIC;
+                                } else {
+                                    object.insert(k, value);
+                                }
+                            }
+                            Ok(_) => unknown = true,
+                            Err(err) => {
+                                self.error_in("Invalid object key", format!("The object key value is invalid: {err}."), kr, whole);
+                                self.scopes.truncate(mark);
+                                return DYNAMIC;
+                            }
+                        },
+                    }
+                } else {
+                    tuple.push(value);
+                }
+            }
+            self.scopes.truncate(mark);
+        }
+        if unknown {
+            return DYNAMIC;
+        }
+        if is_object {
+            if grouping {
+                Value::Object(groups.into_iter().map(|(k, vs)| (k, Value::Tuple(vs))).collect())
+            } else {
+                Value::Object(object)
+            }
+        } else {
+            Value::Tuple(tuple)
+        }
+    }
+
+    /// `a.b`, `a[k]`, `a.0`: the steps above a splat apply to each element.
+    fn eval_traversal(&mut self, e: &Expr) -> Value {
+        // Collect the chain of steps down to its root.
+        let mut steps: Vec<Expr> = Vec::new();
+        let mut cur = e.clone();
+        loop {
+            let next = match &cur {
+                Expr::GetAttr(g) => g.target(),
+                Expr::Index(i) => i.target(),
+                _ => break,
+            };
+            steps.push(cur.clone());
+            match next {
+                Some(n) => cur = n,
+                None => return DYNAMIC,
+            }
+        }
+        steps.reverse();
+        if let Expr::Splat(s) = &cur {
+            // An attribute-only splat takes only the attribute steps (and
+            // legacy `.0` indexes) that follow it.
+            let take = if s.is_full() {
+                steps.len()
+            } else {
+                steps
+                    .iter()
+                    .position(|st| matches!(st, Expr::Index(i) if !i.is_legacy()))
+                    .unwrap_or(steps.len())
+            };
+            let mut value = self.eval_splat(s, &steps[..take]);
+            for st in &steps[take..] {
+                value = self.apply_step(value, st);
+            }
+            return value;
+        }
+        let mut value = self.eval(&cur);
+        for st in &steps {
+            value = self.apply_step(value, st);
+        }
+        value
+    }
+
+    fn apply_step(&mut self, value: Value, step: &Expr) -> Value {
+        match step {
+            Expr::GetAttr(g) => {
+                let name = g.name().unwrap_or_default();
+                let at = g.name_token().map_or(range(step), |t| {
+                    let start = g
+                        .syntax()
+                        .children_with_tokens()
+                        .filter_map(|e| e.into_token())
+                        .find(|t| t.kind() == DOT)
+                        .map_or(t.text_range().start(), |d| d.text_range().start());
+                    TextRange::new(start, t.text_range().end())
+                });
+                match get_attr(&value, &name) {
+                    Ok(v) => v,
+                    Err((summary, detail)) => {
+                        self.error(summary, detail, at);
+                        DYNAMIC
+                    }
+                }
+            }
+            Expr::Index(i) => {
+                let key = if let Some(tok) = i.legacy_index() {
+                    Value::Number(Number::parse(tok.text()).unwrap_or_else(Number::zero))
+                } else {
+                    i.key().map_or(DYNAMIC, |k| self.eval(&k))
+                };
+                let at = match (i.target(), i.syntax().last_token()) {
+                    (Some(t), Some(last)) => TextRange::new(t.syntax().text_range().end(), last.text_range().end()),
+                    _ => range(step),
+                };
+                match index(&value, &key) {
+                    Ok(v) => v,
+                    Err((summary, detail)) => {
+                        self.error(summary, detail, at);
+                        DYNAMIC
+                    }
+                }
+            }
+            _ => value,
+        }
+    }
+
+    fn eval_splat(&mut self, s: &ast::Splat, each: &[Expr]) -> Value {
+        let Some(source_expr) = s.target() else { return DYNAMIC };
+        let source = self.eval(&source_expr);
+        let source_range = trimmed_range(source_expr.syntax());
+        let ty = source.ty();
+        let sequence = matches!(ty, Type::List(_) | Type::Set(_) | Type::Tuple(_));
+        let source = match source {
+            Value::Null(_) if !sequence => return Value::Tuple(Vec::new()),
+            Value::Null(_) => {
+                self.error("Splat of null value", "Splat expressions (with the * symbol) cannot be applied to null sequences.", source_range);
+                return DYNAMIC;
+            }
+            Value::Unknown(Type::Dynamic) => return DYNAMIC,
+            Value::Unknown(_) if !sequence => return DYNAMIC,
+            Value::Unknown(t) => {
+                return Value::Unknown(match t {
+                    Type::Tuple(_) => Type::Dynamic,
+                    _ => Type::list(Type::Dynamic),
+                })
+            }
+            v if !sequence => Value::Tuple(vec![v]),
+            v => v,
+        };
+        let items = source.elements().map(<[Value]>::to_vec).unwrap_or_default();
+        let mut out = Vec::with_capacity(items.len());
+        let errors_before = self.diagnostics.len();
+        for item in items {
+            let mut v = item;
+            for st in each {
+                v = self.apply_step(v, st);
+            }
+            out.push(v);
+        }
+        if self.diagnostics.len() > errors_before {
+            return DYNAMIC;
+        }
+        match source {
+            Value::List(ety, _) | Value::Set(ety, _) => {
+                if out.is_empty() {
+                    // The element type the steps would give, from an unknown element.
+                    let mut probe = Evaluator::new(self.ctx);
+                    let mut v = Value::Unknown(ety);
+                    for st in each {
+                        v = probe.apply_step(v, st);
+                    }
+                    return Value::List(v.ty(), Vec::new());
+                }
+                let first = out[0].ty();
+                if out.iter().any(|v| v.ty() != first) {
+                    let types: Vec<Type> = out.iter().map(Value::ty).collect();
+                    if unify(&types).is_none() || types.iter().any(|t| *t != first) {
+                        self.error("Invalid nested splat expressions", "The second level of splat expression produced elements of different types, so it isn't possible to construct a valid list to represent the top-level result.", source_range);
+                        return DYNAMIC;
+                    }
+                }
+                Value::List(first, out)
+            }
+            _ => Value::Tuple(out),
+        }
+    }
+
+    fn eval_unary(&mut self, u: &ast::Unary) -> Value {
+        let op = u.op().map(|t| t.text().to_string()).unwrap_or_default();
+        let Some(operand_expr) = u.operand() else { return DYNAMIC };
+        let operand = self.eval(&operand_expr);
+        let whole = trimmed_range(u.syntax());
+        let want = if op == "!" { Type::Bool } else { Type::Number };
+        let v = match convert(&operand, &want) {
+            Ok(v) => v,
+            Err(err) => {
+                self.error_in("Invalid operand", format!("Unsuitable value for unary operand: {err}."), trimmed_range(operand_expr.syntax()), whole);
+                return Value::Unknown(want);
+            }
+        };
+        match v {
+            Value::Null(_) => {
+                self.error_in("Operation failed", "Error during operation: argument must not be null.", whole, whole);
+                Value::Unknown(want)
+            }
+            Value::Unknown(_) => Value::Unknown(want),
+            Value::Bool(b) => Value::Bool(!b),
+            Value::Number(n) => Value::Number(n.neg()),
+            _ => Value::Unknown(want),
+        }
+    }
+
+    fn eval_binary(&mut self, b: &ast::Binary) -> Value {
+        let op = b.op().map(|t| t.text().to_string()).unwrap_or_default();
+        let (Some(lhs_expr), Some(rhs_expr)) = (b.lhs(), b.rhs()) else { return DYNAMIC };
+        let whole = trimmed_range(b.syntax());
+        let (operand_ty, result_ty) = match op.as_str() {
+            "+" | "-" | "*" | "/" | "%" => (Type::Number, Type::Number),
+            "<" | ">" | "<=" | ">=" => (Type::Number, Type::Bool),
+            "&&" | "||" => (Type::Bool, Type::Bool),
+            _ => (Type::Dynamic, Type::Bool),
+        };
+        let errors_before = self.diagnostics.len();
+        let lhs_given = self.eval(&lhs_expr);
+        let lhs_errors: Vec<Diagnostic> = self.diagnostics.drain(errors_before..).collect();
+        let lhs = convert(&lhs_given, &operand_ty);
+        if let Err(err) = &lhs {
+            self.error_in("Invalid operand", format!("Unsuitable value for left operand: {err}."), trimmed_range(lhs_expr.syntax()), whole);
+        }
+        let rhs_before = self.diagnostics.len();
+        let rhs_given = self.eval(&rhs_expr);
+        let rhs_errors: Vec<Diagnostic> = self.diagnostics.drain(rhs_before..).collect();
+        let rhs = convert(&rhs_given, &operand_ty);
+        if let Err(err) = &rhs {
+            self.error_in("Invalid operand", format!("Unsuitable value for right operand: {err}."), trimmed_range(rhs_expr.syntax()), whole);
+        }
+        let (Ok(lhs), Ok(rhs)) = (lhs, rhs) else {
+            self.diagnostics.extend(lhs_errors);
+            self.diagnostics.extend(rhs_errors);
+            return Value::Unknown(result_ty);
+        };
+        // `true || x` and `false && x` do not need (or report) the right side.
+        match (op.as_str(), &lhs) {
+            ("||", Value::Bool(true)) | ("&&", Value::Bool(false)) => {
+                self.diagnostics.extend(lhs_errors);
+                return lhs;
+            }
+            _ => {}
+        }
+        let had_errors = !lhs_errors.is_empty() || !rhs_errors.is_empty();
+        self.diagnostics.extend(lhs_errors);
+        self.diagnostics.extend(rhs_errors);
+        if had_errors {
+            return Value::Unknown(result_ty);
+        }
+        if op == "==" || op == "!=" {
+            let eq = lhs.equals(&rhs);
+            return match (op.as_str(), eq) {
+                ("!=", Value::Bool(b)) => Value::Bool(!b),
+                (_, v) => v,
+            };
+        }
+        if lhs.is_null() || rhs.is_null() {
+            self.error_in("Operation failed", "Error during operation: argument must not be null.", whole, whole);
+            return Value::Unknown(result_ty);
+        }
+        if !lhs.is_known() || !rhs.is_known() {
+            return Value::Unknown(result_ty);
+        }
+        let result = match (op.as_str(), &lhs, &rhs) {
+            ("&&", Value::Bool(a), Value::Bool(c)) => Ok(Value::Bool(*a && *c)),
+            ("||", Value::Bool(a), Value::Bool(c)) => Ok(Value::Bool(*a || *c)),
+            (o, Value::Number(a), Value::Number(c)) => arithmetic(o, a, c),
+            _ => Ok(Value::Unknown(result_ty.clone())),
+        };
+        match result {
+            Ok(v) => v,
+            Err(message) => {
+                self.error_in("Operation failed", format!("Error during operation: {message}."), whole, whole);
+                Value::Unknown(result_ty)
+            }
+        }
+    }
+
+    fn eval_conditional(&mut self, c: &ast::Conditional) -> Value {
+        let whole = trimmed_range(c.syntax());
+        let (Some(cond_expr), Some(t_expr), Some(f_expr)) = (c.condition(), c.true_expr(), c.false_expr()) else {
+            return DYNAMIC;
+        };
+        let t = self.eval(&t_expr);
+        let f = self.eval(&f_expr);
+        let bare_null = |v: &Value| matches!(v, Value::Null(Type::Dynamic));
+        // How the chosen side becomes the result: converted to a type, kept
+        // as it is (a side of unknown type), or unknown (cty unifies some
+        // pairs only to `dynamic`, whose conversion gives an unknown).
+        enum Plan {
+            Convert(Type),
+            AsIs,
+            Unknown,
+        }
+        let plan = if bare_null(&t) {
+            Plan::Convert(f.ty())
+        } else if bare_null(&f) {
+            Plan::Convert(t.ty())
+        } else if t.ty() == Type::Dynamic || f.ty() == Type::Dynamic {
+            Plan::AsIs
+        } else {
+            match unify(&[t.ty(), f.ty()]) {
+                Some(Type::Dynamic) if t.ty() != f.ty() => Plan::Unknown,
+                Some(ty) => Plan::Convert(ty),
+                None => {
+                    let detail = format!(
+                        "The true and false result expressions must have consistent types. {}.",
+                        describe_mismatch(&t.ty(), &f.ty())
+                    );
+                    let both = TextRange::new(range(&t_expr).start(), range(&f_expr).end());
+                    self.error_in("Inconsistent conditional result types", detail, both, whole);
+                    return DYNAMIC;
+                }
+            }
+        };
+        let result_ty = match &plan {
+            Plan::Convert(ty) => ty.clone(),
+            _ => Type::Dynamic,
+        };
+        let cond = self.eval(&cond_expr);
+        let cond_range = trimmed_range(cond_expr.syntax());
+        let cond = match cond {
+            Value::Null(_) => {
+                self.error_in("Null condition", "The condition value is null. Conditions must either be true or false.", cond_range, whole);
+                return Value::Unknown(result_ty);
+            }
+            Value::Unknown(_) => return Value::Unknown(result_ty),
+            other => match convert(&other, &Type::Bool) {
+                Ok(Value::Bool(b)) => b,
+                _ => {
+                    self.error_in("Incorrect condition type", "The condition expression must be of type bool.", cond_range, whole);
+                    return Value::Unknown(result_ty);
+                }
+            },
+        };
+        let (chosen, chosen_expr) = if cond { (t, t_expr) } else { (f, f_expr) };
+        match plan {
+            Plan::AsIs => return chosen,
+            Plan::Unknown => return DYNAMIC,
+            Plan::Convert(_) => {}
+        }
+        match convert(&chosen, &result_ty) {
+            Ok(v) => v,
+            Err(err) => {
+                let which = if cond { "true" } else { "false" };
+                self.error_in(
+                    "Inconsistent conditional result types",
+                    format!("The {which} result value has the wrong type: {err}."),
+                    trimmed_range(chosen_expr.syntax()),
+                    whole,
+                );
+                DYNAMIC
+            }
+        }
+    }
+}
+
+fn describe_mismatch(t: &Type, f: &Type) -> String {
+    if std::mem::discriminant(t) == std::mem::discriminant(f) {
+        match t {
+            Type::Object(_) => return "Type mismatch for object attributes".into(),
+            Type::Tuple(_) => return "Type mismatch for tuple elements".into(),
+            _ => {}
+        }
+    }
+    format!(
+        "The 'true' value is {}, but the 'false' value is {}",
+        article_name(t),
+        article_name(f)
+    )
+}
+
+fn article_name(t: &Type) -> String {
+    let name = t.friendly_name();
+    match t {
+        Type::Tuple(_) | Type::Object(_) => format!("{name}"),
+        _ if name.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {name}"),
+        _ => format!("a {name}"),
+    }
+}
+
+/// Arithmetic and comparison on two known numbers.
+fn arithmetic(op: &str, a: &Number, b: &Number) -> Result<Value, String> {
+    use std::cmp::Ordering::*;
+    let nan = |what: &str| what.to_string();
+    Ok(match op {
+        "+" => Value::Number(a.add(b).map_err(|_| nan("can't compute sum of opposing infinities"))?),
+        "-" => Value::Number(a.sub(b).map_err(|_| nan("can't subtract infinity from itself"))?),
+        "*" => Value::Number(a.mul(b).map_err(|_| nan("can't multiply zero by infinity"))?),
+        "/" => Value::Number(a.div(b).map_err(|_| nan("can't divide zero by zero or infinity by infinity"))?),
+        "%" => Value::Number(modulo(a, b)?),
+        "<" => Value::Bool(a.cmp_value(b) == Less),
+        ">" => Value::Bool(a.cmp_value(b) == Greater),
+        "<=" => Value::Bool(a.cmp_value(b) != Greater),
+        ">=" => Value::Bool(a.cmp_value(b) != Less),
+        _ => return Err(format!("unsupported operator {op}")),
+    })
+}
+
+/// `a % b` as cty computes it: the remainder after truncated division,
+/// `a` itself when `b` is zero, infinities multiplied through.
+fn modulo(a: &Number, b: &Number) -> Result<Number, String> {
+    if a.is_infinite() || b.is_infinite() {
+        return a.mul(b).map_err(|_| "can't use modulo with zero and infinity".to_string());
+    }
+    if b.is_zero() && !b.is_negative() {
+        return Ok(a.clone());
+    }
+    let ratio = a.div(b).map_err(|_| "can't use modulo with zero".to_string())?;
+    let whole = ratio.trunc().with_precision(a.precision());
+    let product = b.mul(&whole).map_err(|_| "overflow".to_string())?;
+    let mut r = a.sub(&product).map_err(|_| "overflow".to_string())?;
+    if r.precision() != a.precision().max(product.precision()) {
+        r = r.with_precision(a.precision().max(product.precision()));
+    }
+    Ok(r)
+}
+
+enum Iter {
+    Pairs(Vec<(Value, Value)>),
+    Null,
+    Unknown,
+    NotIterable(Type),
+}
+
+/// The (key, value) pairs a `for` iterates: indexes of sequences, keys of
+/// maps and objects (sorted), a set's elements as both.
+fn iteration_pairs(coll: &Value) -> Iter {
+    match coll {
+        Value::Null(_) => Iter::Null,
+        Value::Unknown(_) => Iter::Unknown,
+        Value::List(_, items) | Value::Tuple(items) => Iter::Pairs(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (Value::int(i as i64), v.clone()))
+                .collect(),
+        ),
+        Value::Set(_, items) => Iter::Pairs(items.iter().map(|v| (v.clone(), v.clone())).collect()),
+        Value::Map(_, items) | Value::Object(items) => Iter::Pairs(
+            items
+                .iter()
+                .map(|(k, v)| (Value::string(k), v.clone()))
+                .collect(),
+        ),
+        other => Iter::NotIterable(other.ty()),
+    }
+}
+
+pub(crate) fn iterate(coll: &Value) -> Option<Vec<(Value, Value)>> {
+    match iteration_pairs(coll) {
+        Iter::Pairs(p) => Some(p),
+        _ => None,
+    }
+}
+
+/// `value.name`, or HCL's summary and detail of why not.
+pub fn get_attr(value: &Value, name: &str) -> Result<Value, (&'static str, String)> {
+    let quoted = super::display::go_quote(name);
+    match value {
+        Value::Null(_) => Err(("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.".into())),
+        Value::Unknown(Type::Dynamic) => Ok(DYNAMIC),
+        Value::Unknown(Type::Object(attrs)) => match attrs.get(name) {
+            Some(t) => Ok(Value::Unknown(t.clone())),
+            None => Err(("Unsupported attribute", format!("This object does not have an attribute named {quoted}."))),
+        },
+        Value::Unknown(Type::Map(e)) => Ok(Value::Unknown((**e).clone())),
+        Value::Object(attrs) => attrs
+            .get(name)
+            .cloned()
+            .ok_or_else(|| ("Unsupported attribute", format!("This object does not have an attribute named {quoted}."))),
+        Value::Map(_, items) => items
+            .get(name)
+            .cloned()
+            .ok_or_else(|| ("Missing map element", format!("This map does not have an element with the key {quoted}."))),
+        other => {
+            let ty = other.ty();
+            let detail = match &ty {
+                Type::List(e) | Type::Set(e) if matches!(**e, Type::Object(_)) => {
+                    let kind = if matches!(ty, Type::List(_)) { "list" } else { "set" };
+                    format!("Can't access attributes on a {kind} of objects. Did you mean to access attribute {quoted} for a specific element of the {kind}, or across all elements of the {kind}?")
+                }
+                Type::List(_) | Type::Set(_) | Type::Tuple(_) => {
+                    format!("Can't access attributes on a {}.", match ty { Type::Tuple(_) => "tuple".to_string(), _ => ty.friendly_name() })
+                }
+                _ => format!("Can't access attributes on a primitive-typed value ({}).", ty.friendly_name()),
+            };
+            Err(("Unsupported attribute", detail))
+        }
+    }
+}
+
+/// `value[key]`, or HCL's summary and detail of why not.
+pub fn index(value: &Value, key: &Value) -> Result<Value, (&'static str, String)> {
+    const INVALID: &str = "Invalid index";
+    let prefix = "The given key does not identify an element in this collection value";
+    if value.is_null() {
+        return Err(("Attempt to index null value", "This value is null, so it does not have any indices.".into()));
+    }
+    if key.is_null() {
+        return Err((INVALID, "Can't use a null value as an indexing key.".into()));
+    }
+    let ty = value.ty();
+    if key.ty() == Type::Dynamic || ty == Type::Dynamic {
+        return Ok(DYNAMIC);
+    }
+    match &ty {
+        Type::List(_) | Type::Tuple(_) | Type::Map(_) => {
+            let want = if matches!(ty, Type::Map(_)) { Type::String } else { Type::Number };
+            let key = convert(key, &want).map_err(|e| (INVALID, format!("{prefix}: {e}.")))?;
+            let Value::Unknown(_) = key else {
+                return match (value, &key) {
+                    (Value::Unknown(t), _) => Ok(match t {
+                        Type::Tuple(_) => DYNAMIC,
+                        other => Value::Unknown(other.element_type().cloned().unwrap_or(Type::Dynamic)),
+                    }),
+                    (Value::Map(_, items), Value::String(k)) => items
+                        .get(k)
+                        .cloned()
+                        .ok_or_else(|| (INVALID, format!("{prefix}."))),
+                    (Value::List(_, items) | Value::Tuple(items), Value::Number(n)) => {
+                        if !n.is_integer() {
+                            return Err((INVALID, format!("{prefix}: indexing a sequence requires a whole number, but the given index has a fractional part.")));
+                        }
+                        if n.is_negative() && !n.is_zero() {
+                            return Err((INVALID, format!("{prefix}: a negative number is not a valid index for a sequence.")));
+                        }
+                        match n.to_i64().and_then(|i| items.get(i as usize)) {
+                            Some(v) => Ok(v.clone()),
+                            None if items.is_empty() => Err((INVALID, format!("{prefix}: the collection has no elements."))),
+                            None => Err((INVALID, format!("{prefix}: the given index is greater than or equal to the length of the collection."))),
+                        }
+                    }
+                    _ => Ok(DYNAMIC),
+                };
+            };
+            Ok(match ty {
+                Type::Tuple(_) => DYNAMIC,
+                other => Value::Unknown(other.element_type().cloned().unwrap_or(Type::Dynamic)),
+            })
+        }
+        Type::Object(attrs) => {
+            let was_number = key.ty() == Type::Number;
+            let key = convert(key, &Type::String).map_err(|e| (INVALID, format!("{prefix}: {e}.")))?;
+            let Value::String(name) = key else { return Ok(DYNAMIC) };
+            match (attrs.get(&name), value) {
+                (None, _) => {
+                    let hint = if was_number { " An object only supports looking up attributes by name, not by numeric index." } else { "" };
+                    Err((INVALID, format!("{prefix}.{hint}")))
+                }
+                (Some(t), Value::Unknown(_)) => Ok(Value::Unknown(t.clone())),
+                (Some(_), _) => Ok(value.entries().and_then(|e| e.get(&name)).cloned().unwrap_or(DYNAMIC)),
+            }
+        }
+        Type::Set(_) => Err((INVALID, "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.".into())),
+        _ => Err((INVALID, "This value does not have any indices.".into())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::console_string;
+
+    fn show(text: &str) -> String {
+        match evaluate_str(text, &EvalContext::new()) {
+            Ok(v) => console_string(&v),
+            Err(d) => format!("error: {}", d[0].message()),
+        }
+    }
+
+    #[test]
+    fn operators() {
+        assert_eq!(show("1 + 2 * 3"), "7");
+        assert_eq!(show("7 % 3"), "1");
+        assert_eq!(show("-7 % 3"), "-1");
+        assert_eq!(show("\"1\" + 1"), "2");
+        assert_eq!(show("1 == \"1\""), "false");
+        assert_eq!(show("[1] == [1]"), "true");
+        assert_eq!(show("true || x"), "true");
+        assert_eq!(show("!true"), "false");
+        assert!(show("0/0").starts_with("error: Operation failed"));
+    }
+
+    #[test]
+    fn collections_and_access() {
+        assert_eq!(show("{a = 1}.a"), "1");
+        assert_eq!(show("[1, 2][1]"), "2");
+        assert_eq!(show("[1, 2][\"1\"]"), "2");
+        assert_eq!(show("[{a = 1}, {a = 2}][*].a"), "[\n  1,\n  2,\n]");
+        assert_eq!(show("null[*]"), "[]");
+        assert_eq!(show("1[*]"), "[\n  1,\n]");
+        assert_eq!(show("{for k, v in {b = 1, a = 2} : v => k}"), "{\n  \"1\" = \"b\"\n  \"2\" = \"a\"\n}");
+        assert_eq!(show("{for x in [1, 1, 2] : x => x...}"), "{\n  \"1\" = [\n    1,\n    1,\n  ]\n  \"2\" = [\n    2,\n  ]\n}");
+        assert!(show("[1][2]").contains("greater than or equal"));
+    }
+
+    #[test]
+    fn conditionals_unify() {
+        assert_eq!(show("true ? 1 : \"a\""), "\"1\"");
+        assert_eq!(show("false ? null : 1"), "1");
+        assert_eq!(show("true ? null : 1"), "tonumber(null)");
+    }
+}

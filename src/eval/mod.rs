@@ -1,0 +1,32 @@
+//! Expression evaluation as Terraform evaluates: cty's values and types,
+//! its conversions and unification, every native-syntax expression, an
+//! evaluation context of variables and functions, and values printed as
+//! `terraform console` prints them.
+//!
+//! ```
+//! use hclwright::eval::{EvalContext, Value, console_string, evaluate_str};
+//! let mut ctx = EvalContext::new();
+//! ctx.set_variable("names", Value::Tuple(vec![Value::string("a"), Value::string("b")]));
+//! let v = evaluate_str("{for i, n in names : n => i}", &ctx).unwrap();
+//! assert_eq!(console_string(&v), "{\n  \"a\" = 0\n  \"b\" = 1\n}");
+//! ```
+
+mod context;
+mod convert;
+mod diagnostic;
+mod display;
+mod expr;
+pub mod functions;
+mod number;
+mod template;
+mod types;
+mod value;
+
+pub use context::{EvalContext, Function, FunctionError, Implementation, Param, ReturnType};
+pub use convert::{ConvertError, conversion_exists, convert, convert_with, unify, unify_with};
+pub use diagnostic::Diagnostic;
+pub use display::{console_string, go_quote, json_string, to_json};
+pub use expr::{Evaluation, evaluate, evaluate_str, get_attr, index};
+pub use number::{NotANumber, Number, PRECISION};
+pub use types::Type;
+pub use value::{Value, set_order};

@@ -1,0 +1,822 @@
+//! Numbers as cty keeps them: binary floating point of arbitrary precision
+//! (512 bits for literals and arithmetic), rounded to nearest even, with
+//! signed zeros and infinities, printed as the shortest decimal that reads
+//! back to the same number.
+//!
+//! The big integers come from `num-bigint`; this module adds the float on
+//! top, because the rounding and printing rules must be exactly cty's for
+//! `terraform console` output to match digit for digit.
+
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+use std::cmp::Ordering;
+
+/// The precision, in bits, of number literals and of arithmetic results.
+pub const PRECISION: u32 = 512;
+
+/// An arbitrary-precision binary floating-point number.
+///
+/// ```
+/// use hclwright::eval::Number;
+/// let third = Number::parse("1").unwrap().div(&Number::parse("3").unwrap()).unwrap();
+/// assert!(third.to_string().starts_with("0.3333333333"));
+/// let sum = Number::parse("0.1").unwrap().add(&Number::parse("0.2").unwrap()).unwrap();
+/// assert_eq!(sum.to_string(), "0.3");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Number {
+    neg: bool,
+    form: Form,
+    prec: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Form {
+    Zero,
+    Inf,
+    /// `mant * 2^exp`, `mant` odd.
+    Finite { mant: BigUint, exp: i64 },
+}
+
+/// An arithmetic operation with no defined result (`0/0`, `∞ - ∞`, `0 × ∞`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotANumber;
+
+impl Number {
+    /// Zero.
+    pub fn zero() -> Number {
+        Number {
+            neg: false,
+            form: Form::Zero,
+            prec: PRECISION,
+        }
+    }
+
+    /// Positive or negative infinity.
+    pub fn infinity(negative: bool) -> Number {
+        Number {
+            neg: negative,
+            form: Form::Inf,
+            prec: PRECISION,
+        }
+    }
+
+    /// A whole number (64 bits of precision, as cty's `NumberIntVal`).
+    pub fn from_i64(v: i64) -> Number {
+        let mut n = rounded(v < 0, BigUint::from(v.unsigned_abs()), 0, 64, false);
+        n.prec = 64;
+        n
+    }
+
+    /// A whole number of any size, at the standard precision.
+    pub fn from_biguint(neg: bool, v: BigUint) -> Number {
+        rounded(neg, v, 0, PRECISION, false)
+    }
+
+    /// A 64-bit float (53 bits of precision, as cty's `NumberFloatVal`).
+    /// `None` for NaN.
+    pub fn from_f64(v: f64) -> Option<Number> {
+        if v.is_nan() {
+            return None;
+        }
+        if v.is_infinite() {
+            return Some(Number::infinity(v < 0.0));
+        }
+        let neg = v.is_sign_negative();
+        if v == 0.0 {
+            return Some(Number {
+                neg,
+                form: Form::Zero,
+                prec: 53,
+            });
+        }
+        let bits = v.abs().to_bits();
+        let raw_exp = ((bits >> 52) & 0x7ff) as i64;
+        let frac = bits & ((1u64 << 52) - 1);
+        let (mant, exp) = if raw_exp == 0 {
+            (frac, -1074)
+        } else {
+            (frac | (1u64 << 52), raw_exp - 1075)
+        };
+        let mut n = rounded(neg, BigUint::from(mant), exp, 53, false);
+        n.prec = 53;
+        Some(n)
+    }
+
+    /// Reads a decimal number (`12`, `-1.5e3`, `Inf`), rounding to the
+    /// standard precision. `None` when `text` is not a number.
+    pub fn parse(text: &str) -> Option<Number> {
+        let (neg, rest) = match text.as_bytes().first() {
+            Some(b'-') => (true, &text[1..]),
+            Some(b'+') => (false, &text[1..]),
+            _ => (false, text),
+        };
+        if rest == "Inf" || rest == "inf" {
+            return Some(Number::infinity(neg));
+        }
+        let bytes = rest.as_bytes();
+        let mut digits = String::new();
+        let mut i = 0;
+        let mut frac_digits: i64 = 0;
+        let mut seen_digit = false;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            digits.push(bytes[i] as char);
+            seen_digit = true;
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'.' {
+            i += 1;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                digits.push(bytes[i] as char);
+                frac_digits += 1;
+                seen_digit = true;
+                i += 1;
+            }
+        }
+        if !seen_digit {
+            return None;
+        }
+        let mut e10: i64 = 0;
+        if i < bytes.len() && (bytes[i] == b'e' || bytes[i] == b'E') {
+            i += 1;
+            let exp_text = &rest[i..];
+            let body = exp_text.strip_prefix(['+', '-']).unwrap_or(exp_text);
+            if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            e10 = exp_text.parse().ok()?;
+            i = bytes.len();
+        }
+        if i != bytes.len() {
+            return None;
+        }
+        let mant: BigUint = digits.parse().ok()?;
+        Some(from_decimal(neg, mant, e10.checked_sub(frac_digits)?))
+    }
+
+    /// The precision in bits.
+    pub fn precision(&self) -> u32 {
+        self.prec
+    }
+
+    /// Whether the number is negative (including negative zero).
+    pub fn is_negative(&self) -> bool {
+        self.neg
+    }
+
+    /// Whether the number is zero (of either sign).
+    pub fn is_zero(&self) -> bool {
+        self.form == Form::Zero
+    }
+
+    /// Whether the number is an infinity.
+    pub fn is_infinite(&self) -> bool {
+        self.form == Form::Inf
+    }
+
+    /// Whether the number is a whole number (infinities are not).
+    pub fn is_integer(&self) -> bool {
+        match &self.form {
+            Form::Zero => true,
+            Form::Inf => false,
+            Form::Finite { exp, .. } => *exp >= 0,
+        }
+    }
+
+    /// The number as an `i64`, when it is whole and fits.
+    pub fn to_i64(&self) -> Option<i64> {
+        let (neg, mag) = self.to_integer_parts()?;
+        let m = mag.to_i128()?;
+        i64::try_from(if neg { -m } else { m }).ok()
+    }
+
+    /// The whole number's sign and magnitude; `None` for fractions and infinities.
+    pub fn to_integer_parts(&self) -> Option<(bool, BigUint)> {
+        match &self.form {
+            Form::Zero => Some((false, BigUint::zero())),
+            Form::Inf => None,
+            Form::Finite { mant, exp } if *exp >= 0 => {
+                if *exp > 1 << 24 {
+                    return None;
+                }
+                Some((self.neg, mant << (*exp as usize)))
+            }
+            Form::Finite { .. } => None,
+        }
+    }
+
+    /// The nearest `f64` (to nearest even).
+    pub fn to_f64(&self) -> f64 {
+        let sign = if self.neg { -1.0 } else { 1.0 };
+        match &self.form {
+            Form::Zero => sign * 0.0,
+            Form::Inf => sign * f64::INFINITY,
+            Form::Finite { .. } => {
+                let r = rounded(self.neg, self.mant().clone(), self.exp(), 53, false);
+                match &r.form {
+                    Form::Finite { mant, exp } => {
+                        let m = mant.to_f64().unwrap_or(f64::INFINITY);
+                        let e = (*exp).clamp(-2000, 2000) as i32;
+                        // Two steps, so that subnormal results round once.
+                        sign * m * 2f64.powi(e / 2) * 2f64.powi(e - e / 2)
+                    }
+                    _ => sign * 0.0,
+                }
+            }
+        }
+    }
+
+    fn mant(&self) -> &BigUint {
+        match &self.form {
+            Form::Finite { mant, .. } => mant,
+            _ => unreachable!("mantissa of a non-finite number"),
+        }
+    }
+
+    fn exp(&self) -> i64 {
+        match &self.form {
+            Form::Finite { exp, .. } => *exp,
+            _ => 0,
+        }
+    }
+
+    /// The number with its sign flipped.
+    pub fn neg(&self) -> Number {
+        Number {
+            neg: !self.neg,
+            ..self.clone()
+        }
+    }
+
+    /// The absolute value.
+    pub fn abs(&self) -> Number {
+        Number {
+            neg: false,
+            ..self.clone()
+        }
+    }
+
+    /// The number rounded (to nearest even) to `prec` bits.
+    pub fn with_precision(&self, prec: u32) -> Number {
+        let mut n = match &self.form {
+            Form::Finite { mant, exp } => rounded(self.neg, mant.clone(), *exp, prec, false),
+            _ => self.clone(),
+        };
+        n.prec = prec;
+        n
+    }
+
+    /// The smallest precision that holds the number exactly.
+    pub fn min_precision(&self) -> u32 {
+        match &self.form {
+            Form::Finite { mant, .. } => mant.bits() as u32,
+            _ => 0,
+        }
+    }
+
+    /// `self + other`, at the larger of the two precisions.
+    pub fn add(&self, other: &Number) -> Result<Number, NotANumber> {
+        let prec = self.prec.max(other.prec);
+        match (&self.form, &other.form) {
+            (Form::Inf, Form::Inf) if self.neg != other.neg => Err(NotANumber),
+            (Form::Inf, _) => Ok(Number::infinity(self.neg).at(prec)),
+            (_, Form::Inf) => Ok(Number::infinity(other.neg).at(prec)),
+            (Form::Zero, Form::Zero) => Ok(Number {
+                neg: self.neg && other.neg,
+                form: Form::Zero,
+                prec,
+            }),
+            (Form::Zero, _) => Ok(other.with_precision(prec)),
+            (_, Form::Zero) => Ok(self.with_precision(prec)),
+            (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
+                let e = (*ea).min(*eb);
+                let a = ma << ((ea - e) as usize);
+                let b = mb << ((eb - e) as usize);
+                let (neg, mag) = if self.neg == other.neg {
+                    (self.neg, a + b)
+                } else {
+                    match a.cmp(&b) {
+                        Ordering::Equal => return Ok(Number::zero().at(prec)),
+                        Ordering::Greater => (self.neg, a - b),
+                        Ordering::Less => (other.neg, b - a),
+                    }
+                };
+                Ok(rounded(neg, mag, e, prec, false))
+            }
+        }
+    }
+
+    /// `self - other`.
+    pub fn sub(&self, other: &Number) -> Result<Number, NotANumber> {
+        self.add(&other.neg())
+    }
+
+    /// `self × other`, as cty multiplies: at the standard precision, then
+    /// kept at the larger of the operands' precisions or what the product needs.
+    pub fn mul(&self, other: &Number) -> Result<Number, NotANumber> {
+        let neg = self.neg != other.neg;
+        let keep = self.prec.max(other.prec);
+        let product = match (&self.form, &other.form) {
+            (Form::Inf, Form::Zero) | (Form::Zero, Form::Inf) => return Err(NotANumber),
+            (Form::Inf, _) | (_, Form::Inf) => Number::infinity(neg),
+            (Form::Zero, _) | (_, Form::Zero) => Number {
+                neg,
+                form: Form::Zero,
+                prec: PRECISION,
+            },
+            (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
+                rounded(neg, ma * mb, ea + eb, PRECISION, false)
+            }
+        };
+        let prec = keep.max(product.min_precision());
+        Ok(product.with_precision(prec))
+    }
+
+    /// `self ÷ other`, at the larger of the two precisions.
+    pub fn div(&self, other: &Number) -> Result<Number, NotANumber> {
+        let prec = self.prec.max(other.prec);
+        let neg = self.neg != other.neg;
+        match (&self.form, &other.form) {
+            (Form::Zero, Form::Zero) | (Form::Inf, Form::Inf) => Err(NotANumber),
+            (_, Form::Zero) | (Form::Inf, _) => Ok(Number::infinity(neg).at(prec)),
+            (Form::Zero, _) | (_, Form::Inf) => Ok(Number {
+                neg,
+                form: Form::Zero,
+                prec,
+            }),
+            (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
+                let want = prec as i64 + 2 + mb.bits() as i64 - ma.bits() as i64;
+                let shift = want.max(0);
+                let (q, r) = (ma << (shift as usize)).div_rem(mb);
+                Ok(rounded(neg, q, ea - shift - eb, prec, !r.is_zero()))
+            }
+        }
+    }
+
+    /// The integer part, towards zero.
+    pub fn trunc(&self) -> Number {
+        match &self.form {
+            Form::Finite { mant, exp } if *exp < 0 => {
+                let shift = (-exp) as u64;
+                if mant.bits() <= shift {
+                    return Number {
+                        neg: self.neg,
+                        form: Form::Zero,
+                        prec: self.prec,
+                    };
+                }
+                let mut n = rounded(self.neg, mant >> shift, 0, self.prec, false);
+                n.prec = self.prec;
+                n
+            }
+            _ => self.clone(),
+        }
+    }
+
+    /// The largest whole number not above `self`.
+    pub fn floor(&self) -> Number {
+        let t = self.trunc();
+        if self.neg && !self.is_integer() {
+            t.sub(&Number::from_i64(1)).unwrap_or(t).with_precision(self.prec)
+        } else {
+            t
+        }
+    }
+
+    /// The smallest whole number not below `self`.
+    pub fn ceil(&self) -> Number {
+        let t = self.trunc();
+        if !self.neg && !self.is_integer() {
+            t.add(&Number::from_i64(1)).unwrap_or(t).with_precision(self.prec)
+        } else {
+            t
+        }
+    }
+
+    fn at(mut self, prec: u32) -> Number {
+        self.prec = prec;
+        self
+    }
+
+    /// The numeric order (`-0` equals `0`).
+    pub fn cmp_value(&self, other: &Number) -> Ordering {
+        let sign = |n: &Number| match n.form {
+            Form::Zero => 0,
+            _ if n.neg => -1,
+            _ => 1,
+        };
+        let (sa, sb) = (sign(self), sign(other));
+        if sa != sb || sa == 0 {
+            return sa.cmp(&sb);
+        }
+        let mag = match (&self.form, &other.form) {
+            (Form::Inf, Form::Inf) => Ordering::Equal,
+            (Form::Inf, _) => Ordering::Greater,
+            (_, Form::Inf) => Ordering::Less,
+            (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
+                let ta = ea + ma.bits() as i64;
+                let tb = eb + mb.bits() as i64;
+                if ta != tb {
+                    ta.cmp(&tb)
+                } else {
+                    let e = (*ea).min(*eb);
+                    (ma << ((ea - e) as usize)).cmp(&(mb << ((eb - e) as usize)))
+                }
+            }
+            _ => Ordering::Equal,
+        };
+        if sa < 0 { mag.reverse() } else { mag }
+    }
+
+    /// Formats as Go's `big.Float.Text` does for the verbs `f`, `e` and `g`;
+    /// a negative `precision` asks for the fewest digits that read back to
+    /// the same number.
+    pub fn text(&self, verb: char, precision: i32) -> String {
+        let mut out = String::new();
+        if self.neg {
+            out.push('-');
+        }
+        if self.form == Form::Inf {
+            if !self.neg {
+                out.push('+');
+            }
+            out.push_str("Inf");
+            return out;
+        }
+        let mut d = match &self.form {
+            Form::Finite { mant, exp } => Decimal::of(mant, *exp),
+            _ => Decimal::default(),
+        };
+        let shortest = precision < 0;
+        let mut prec = precision as i64;
+        if shortest {
+            if let Form::Finite { mant, exp } = &self.form {
+                d.round_shortest(mant, *exp, self.prec);
+            }
+            prec = match verb {
+                'e' | 'E' => d.digits.len() as i64 - 1,
+                'f' => (d.digits.len() as i64 - d.point).max(0),
+                _ => d.digits.len() as i64,
+            };
+        } else {
+            match verb {
+                'e' | 'E' => d.round(1 + prec),
+                'f' => d.round(d.point + prec),
+                _ => {
+                    if prec == 0 {
+                        prec = 1;
+                    }
+                    d.round(prec)
+                }
+            }
+        }
+        match verb {
+            'e' | 'E' => d.write_e(&mut out, verb, prec),
+            'f' => d.write_f(&mut out, prec),
+            _ => {
+                let n = d.digits.len() as i64;
+                let mut eprec = prec;
+                if eprec > n && n >= d.point {
+                    eprec = n;
+                }
+                if shortest {
+                    eprec = 6;
+                }
+                let exp = d.point - 1;
+                let e = if verb == 'G' { 'E' } else { 'e' };
+                if exp < -4 || exp >= eprec {
+                    d.write_e(&mut out, e, prec.min(n) - 1);
+                } else {
+                    if prec > d.point {
+                        prec = n;
+                    }
+                    d.write_f(&mut out, (prec - d.point).max(0));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl std::fmt::Display for Number {
+    /// The shortest decimal form, as `terraform console` prints numbers.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text('f', -1))
+    }
+}
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Number) -> bool {
+        self.cmp_value(other) == Ordering::Equal
+    }
+}
+
+/// `mant * 2^exp` rounded to `prec` bits, to nearest even; `sticky` says
+/// that nonzero bits were already dropped below `mant`.
+fn rounded(neg: bool, mut mant: BigUint, mut exp: i64, prec: u32, sticky: bool) -> Number {
+    if mant.is_zero() {
+        return Number {
+            neg,
+            form: Form::Zero,
+            prec,
+        };
+    }
+    let bits = mant.bits();
+    if bits > prec as u64 {
+        let shift = bits - prec as u64;
+        let tz = mant.trailing_zeros().unwrap_or(0);
+        let half = mant.bit(shift - 1);
+        let below_half = sticky || tz < shift - 1;
+        mant >>= shift;
+        exp += shift as i64;
+        if half && (below_half || mant.bit(0)) {
+            mant += 1u32;
+        }
+    }
+    let tz = mant.trailing_zeros().unwrap_or(0);
+    mant >>= tz;
+    exp += tz as i64;
+    Number {
+        neg,
+        form: Form::Finite { mant, exp },
+        prec,
+    }
+}
+
+/// `mant × 10^e10` at the standard precision.
+fn from_decimal(neg: bool, mant: BigUint, e10: i64) -> Number {
+    if mant.is_zero() {
+        return Number {
+            neg,
+            form: Form::Zero,
+            prec: PRECISION,
+        };
+    }
+    const EXACT_LIMIT: i64 = 20_000;
+    if e10 >= 0 && e10 <= EXACT_LIMIT {
+        let scaled = mant * BigUint::from(10u32).pow(e10 as u32);
+        return rounded(neg, scaled, 0, PRECISION, false);
+    }
+    if e10 < 0 && -e10 <= EXACT_LIMIT {
+        let den = BigUint::from(10u32).pow((-e10) as u32);
+        let want = PRECISION as i64 + 2 + den.bits() as i64 - mant.bits() as i64;
+        let shift = want.max(0);
+        let (q, r) = (mant << (shift as usize)).div_rem(&den);
+        return rounded(neg, q, -shift, PRECISION, !r.is_zero());
+    }
+    // Far exponents: a power of ten rounded with 64 guard bits, then one
+    // rounded multiplication or division.
+    let work = PRECISION + 64;
+    let mut power = rounded(false, BigUint::one(), 0, work, false);
+    let mut base = rounded(false, BigUint::from(10u32), 0, work, false);
+    let mut k = e10.unsigned_abs();
+    while k > 0 {
+        if k & 1 == 1 {
+            power = power.mul_at(&base, work);
+        }
+        base = base.mul_at(&base, work);
+        k >>= 1;
+    }
+    let m = rounded(neg, mant, 0, work, false);
+    let r = if e10 > 0 {
+        m.mul_at(&power, PRECISION)
+    } else {
+        m.div(&power.with_precision(work))
+            .unwrap_or_else(|_| Number::zero())
+            .with_precision(PRECISION)
+    };
+    r.at(PRECISION)
+}
+
+impl Number {
+    fn mul_at(&self, other: &Number, prec: u32) -> Number {
+        match (&self.form, &other.form) {
+            (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
+                rounded(self.neg != other.neg, ma * mb, ea + eb, prec, false)
+            }
+            _ => self.mul(other).unwrap_or_else(|_| Number::zero()),
+        }
+    }
+}
+
+/// A decimal `0.d1d2d3… × 10^point`, as Go's `big` package formats.
+#[derive(Default, Debug)]
+struct Decimal {
+    digits: Vec<u8>,
+    point: i64,
+}
+
+impl Decimal {
+    /// The exact decimal value of `mant × 2^exp`.
+    fn of(mant: &BigUint, exp: i64) -> Decimal {
+        let (n, frac) = if exp >= 0 {
+            (mant << (exp as usize), 0)
+        } else {
+            (mant * BigUint::from(5u32).pow((-exp) as u32), -exp)
+        };
+        let mut digits = n.to_str_radix(10).into_bytes();
+        let point = digits.len() as i64 - frac;
+        while digits.last() == Some(&b'0') {
+            digits.pop();
+        }
+        Decimal { digits, point }
+    }
+
+    fn at(&self, i: i64) -> u8 {
+        if i >= 0 && (i as usize) < self.digits.len() {
+            self.digits[i as usize]
+        } else {
+            b'0'
+        }
+    }
+
+    fn trim(&mut self) {
+        while self.digits.last() == Some(&b'0') {
+            self.digits.pop();
+        }
+        if self.digits.is_empty() {
+            self.point = 0;
+        }
+    }
+
+    fn round(&mut self, n: i64) {
+        if n < 0 || n >= self.digits.len() as i64 {
+            return;
+        }
+        if self.should_round_up(n as usize) {
+            self.round_up(n)
+        } else {
+            self.round_down(n)
+        }
+    }
+
+    fn should_round_up(&self, n: usize) -> bool {
+        if self.digits[n] == b'5' && n + 1 == self.digits.len() {
+            return n > 0 && (self.digits[n - 1] - b'0') & 1 != 0;
+        }
+        self.digits[n] >= b'5'
+    }
+
+    fn round_up(&mut self, n: i64) {
+        if n < 0 || n >= self.digits.len() as i64 {
+            return;
+        }
+        let mut n = n as usize;
+        while n > 0 && self.digits[n - 1] >= b'9' {
+            n -= 1;
+        }
+        if n == 0 {
+            self.digits = vec![b'1'];
+            self.point += 1;
+            return;
+        }
+        self.digits[n - 1] += 1;
+        self.digits.truncate(n);
+    }
+
+    fn round_down(&mut self, n: i64) {
+        if n < 0 || n >= self.digits.len() as i64 {
+            return;
+        }
+        self.digits.truncate(n as usize);
+        self.trim();
+    }
+
+    /// Rounds to the fewest digits that still read back, at `prec` bits,
+    /// to `mant × 2^exp`.
+    fn round_shortest(&mut self, mant: &BigUint, exp: i64, prec: u32) {
+        if self.digits.is_empty() {
+            return;
+        }
+        // The mantissa with prec + 1 bits: its last bit is half an ulp.
+        let mut m = mant.clone();
+        let mut e = exp;
+        let s = m.bits() as i64 - (prec as i64 + 1);
+        if s < 0 {
+            m <<= (-s) as usize;
+        } else if s > 0 {
+            m >>= s as usize;
+        }
+        e += s;
+        let lower = Decimal::of(&(&m - 1u32), e);
+        let upper = Decimal::of(&(&m + 1u32), e);
+        let inclusive = !m.bit(1);
+        for i in 0..self.digits.len() {
+            let d = self.digits[i];
+            let l = lower.at(i as i64);
+            let u = upper.at(i as i64);
+            let ok_down = l != d || inclusive && i + 1 == lower.digits.len();
+            let ok_up = d != u && (inclusive || d + 1 < u || i + 1 < upper.digits.len());
+            let n = i as i64 + 1;
+            match (ok_down, ok_up) {
+                (true, true) => return self.round(n),
+                (true, false) => return self.round_down(n),
+                (false, true) => return self.round_up(n),
+                _ => {}
+            }
+        }
+    }
+
+    fn write_e(&self, out: &mut String, verb: char, prec: i64) {
+        out.push(self.digits.first().map_or('0', |&d| d as char));
+        if prec > 0 {
+            out.push('.');
+            for i in 1..=prec {
+                out.push(self.at(i) as char);
+            }
+        }
+        out.push(verb);
+        let exp = if self.digits.is_empty() {
+            0
+        } else {
+            self.point - 1
+        };
+        out.push(if exp < 0 { '-' } else { '+' });
+        if exp.abs() < 10 {
+            out.push('0');
+        }
+        out.push_str(&exp.abs().to_string());
+    }
+
+    fn write_f(&self, out: &mut String, prec: i64) {
+        if self.point > 0 {
+            for i in 0..self.point {
+                out.push(self.at(i) as char);
+            }
+        } else {
+            out.push('0');
+        }
+        if prec > 0 {
+            out.push('.');
+            for i in 0..prec {
+                out.push(self.at(self.point + i) as char);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> Number {
+        Number::parse(s).unwrap()
+    }
+
+    #[test]
+    fn prints_as_terraform_console() {
+        assert_eq!(n("0.1").add(&n("0.2")).unwrap().to_string(), "0.3");
+        assert_eq!(
+            n("12345678901234567890").mul(&n("10")).unwrap().to_string(),
+            "123456789012345678900"
+        );
+        assert_eq!(n("2").div(&n("0")).unwrap().to_string(), "+Inf");
+        assert_eq!(n("-2").div(&n("0")).unwrap().to_string(), "-Inf");
+        assert!(n("0").div(&n("0")).is_err());
+        assert_eq!(n("0").neg().to_string(), "-0");
+        assert_eq!(n("1e3").to_string(), "1000");
+        assert_eq!(n("1.50").to_string(), "1.5");
+        assert_eq!(n("-0.001").to_string(), "-0.001");
+        let big = n("1e400").to_string();
+        assert_eq!(big.len(), 401);
+        assert!(big.starts_with("1000"));
+        let third = n("1").div(&n("3")).unwrap().to_string();
+        assert!(third.starts_with("0.333333"), "{third}");
+        assert!(third.ends_with('5'), "{third}");
+    }
+
+    #[test]
+    fn floats_print_at_their_own_precision() {
+        assert_eq!(Number::from_f64(0.1).unwrap().to_string(), "0.1");
+        assert_eq!(
+            Number::from_f64(std::f64::consts::LN_10 / std::f64::consts::LN_2)
+                .unwrap()
+                .to_string(),
+            "3.3219280948873626"
+        );
+        assert_eq!(n("0.1").to_f64(), 0.1);
+        assert_eq!(n("-2.5e-3").to_f64(), -0.0025);
+    }
+
+    #[test]
+    fn text_verbs() {
+        assert_eq!(n("1234.5678").text('g', 10), "1234.5678");
+        assert_eq!(n("12345678901").text('g', 10), "1.23456789e+10");
+        assert_eq!(n("0.00001").text('g', 10), "1e-05");
+        assert_eq!(n("3.14159").text('f', 2), "3.14");
+        assert_eq!(n("0.006").text('f', 2), "0.01");
+        assert_eq!(n("1500").text('e', 3), "1.500e+03");
+    }
+
+    #[test]
+    fn order_and_integers() {
+        assert_eq!(n("-1").cmp_value(&n("0.5")), Ordering::Less);
+        assert_eq!(n("0").neg(), n("0"));
+        assert_eq!(n("2.5").floor().to_string(), "2");
+        assert_eq!(n("-2.5").floor().to_string(), "-3");
+        assert_eq!(n("-2.5").ceil().to_string(), "-2");
+        assert_eq!(n("7").to_i64(), Some(7));
+        assert_eq!(n("7.5").to_i64(), None);
+    }
+}

@@ -1,0 +1,302 @@
+//! Values as cty has them: typed nulls and unknowns, primitives,
+//! collections and structurals.
+
+use super::number::Number;
+use super::types::Type;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use unicode_normalization::UnicodeNormalization;
+
+/// A value.
+///
+/// ```
+/// use hclwright::eval::{Type, Value};
+/// let v = Value::list(Type::String, vec![Value::string("a"), Value::string("b")]);
+/// assert_eq!(v.ty(), Type::list(Type::String));
+/// assert_eq!(Value::set(Type::Number, vec![Value::int(2), Value::int(1), Value::int(2)]).len(), Some(2));
+/// ```
+#[derive(Clone, Debug)]
+pub enum Value {
+    /// A null of the given type.
+    Null(Type),
+    /// A value not known until apply, of the given type.
+    Unknown(Type),
+    /// A bool.
+    Bool(bool),
+    /// A number.
+    Number(Number),
+    /// A string (NFC-normalised).
+    String(String),
+    /// A list: element type and elements.
+    List(Type, Vec<Value>),
+    /// A set: element type and elements, distinct and in cty's order.
+    Set(Type, Vec<Value>),
+    /// A map: element type and elements by key.
+    Map(Type, BTreeMap<String, Value>),
+    /// A tuple.
+    Tuple(Vec<Value>),
+    /// An object.
+    Object(BTreeMap<String, Value>),
+}
+
+impl Value {
+    /// A string, normalised to NFC as cty does.
+    pub fn string(s: impl AsRef<str>) -> Value {
+        let s = s.as_ref();
+        if s.is_ascii() {
+            Value::String(s.to_string())
+        } else {
+            Value::String(s.nfc().collect())
+        }
+    }
+
+    /// A whole number.
+    pub fn int(v: i64) -> Value {
+        Value::Number(Number::from_i64(v))
+    }
+
+    /// A list of `element` values (each already of that type).
+    pub fn list(element: Type, items: Vec<Value>) -> Value {
+        Value::List(element, items)
+    }
+
+    /// A set: duplicates removed, elements in cty's order.
+    pub fn set(element: Type, mut items: Vec<Value>) -> Value {
+        items.sort_by(set_order);
+        items.dedup_by(|a, b| a.raw_equals(b));
+        Value::Set(element, items)
+    }
+
+    /// The value's type.
+    pub fn ty(&self) -> Type {
+        match self {
+            Value::Null(t) | Value::Unknown(t) => t.clone(),
+            Value::Bool(_) => Type::Bool,
+            Value::Number(_) => Type::Number,
+            Value::String(_) => Type::String,
+            Value::List(t, _) => Type::list(t.clone()),
+            Value::Set(t, _) => Type::set(t.clone()),
+            Value::Map(t, _) => Type::map(t.clone()),
+            Value::Tuple(items) => Type::Tuple(items.iter().map(Value::ty).collect()),
+            Value::Object(attrs) => {
+                Type::Object(attrs.iter().map(|(k, v)| (k.clone(), v.ty())).collect())
+            }
+        }
+    }
+
+    /// Whether the value is null.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null(_))
+    }
+
+    /// Whether the value itself is known (its elements may not be).
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Value::Unknown(_))
+    }
+
+    /// Whether the value and everything inside it is known.
+    pub fn is_wholly_known(&self) -> bool {
+        match self {
+            Value::Unknown(_) => false,
+            Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
+                items.iter().all(Value::is_wholly_known)
+            }
+            Value::Map(_, items) | Value::Object(items) => items.values().all(Value::is_wholly_known),
+            _ => true,
+        }
+    }
+
+    /// The number of elements of a collection or structural value.
+    pub fn len(&self) -> Option<usize> {
+        match self {
+            Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => Some(items.len()),
+            Value::Map(_, items) | Value::Object(items) => Some(items.len()),
+            _ => None,
+        }
+    }
+
+    /// Whether a collection or structural value has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+
+    /// The string, when this is a known string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The elements of a list, set or tuple, in order.
+    pub fn elements(&self) -> Option<&[Value]> {
+        match self {
+            Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The entries of a map or object, by key.
+    pub fn entries(&self) -> Option<&BTreeMap<String, Value>> {
+        match self {
+            Value::Map(_, items) | Value::Object(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// Identity as cty's `RawEquals`: same type, same content (unknowns
+    /// equal unknowns of the same type).
+    pub fn raw_equals(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Null(a), Value::Null(b)) | (Value::Unknown(a), Value::Unknown(b)) => a == b,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => a == b,
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::List(ta, a), Value::List(tb, b)) | (Value::Set(ta, a), Value::Set(tb, b)) => {
+                ta == tb && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.raw_equals(y))
+            }
+            (Value::Tuple(a), Value::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.raw_equals(y))
+            }
+            (Value::Map(ta, a), Value::Map(tb, b)) => ta == tb && entries_raw_equal(a, b),
+            (Value::Object(a), Value::Object(b)) => entries_raw_equal(a, b),
+            _ => false,
+        }
+    }
+
+    /// Equality as the `==` operator sees it: `Unknown(bool)` when the
+    /// answer depends on an unknown, `false` across different types.
+    pub fn equals(&self, other: &Value) -> Value {
+        match (self, other) {
+            (Value::Unknown(_), _) | (_, Value::Unknown(_)) => Value::Unknown(Type::Bool),
+            (Value::Null(_), Value::Null(_)) => Value::Bool(true),
+            (Value::Null(_), _) | (_, Value::Null(_)) => Value::Bool(false),
+            _ if self.ty() != other.ty() => Value::Bool(false),
+            (Value::Bool(a), Value::Bool(b)) => Value::Bool(a == b),
+            (Value::Number(a), Value::Number(b)) => Value::Bool(a == b),
+            (Value::String(a), Value::String(b)) => Value::Bool(a == b),
+            (Value::Set(_, a), Value::Set(_, b)) => {
+                if !self.is_wholly_known() || !other.is_wholly_known() {
+                    return Value::Unknown(Type::Bool);
+                }
+                Value::Bool(a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.raw_equals(y)))
+            }
+            (Value::List(_, a), Value::List(_, b)) | (Value::Tuple(a), Value::Tuple(b)) => {
+                if a.len() != b.len() {
+                    return Value::Bool(false);
+                }
+                all_equal(a.iter().zip(b))
+            }
+            (Value::Map(_, a), Value::Map(_, b)) | (Value::Object(a), Value::Object(b)) => {
+                if a.len() != b.len() || a.keys().zip(b.keys()).any(|(x, y)| x != y) {
+                    return Value::Bool(false);
+                }
+                all_equal(a.values().zip(b.values()))
+            }
+            _ => Value::Bool(false),
+        }
+    }
+}
+
+fn entries_raw_equal(a: &BTreeMap<String, Value>, b: &BTreeMap<String, Value>) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && va.raw_equals(vb))
+}
+
+fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Value {
+    let mut unknown = false;
+    for (x, y) in pairs {
+        match x.equals(y) {
+            Value::Bool(false) => return Value::Bool(false),
+            Value::Unknown(_) => unknown = true,
+            _ => {}
+        }
+    }
+    if unknown {
+        Value::Unknown(Type::Bool)
+    } else {
+        Value::Bool(true)
+    }
+}
+
+/// The order of a set's elements, as cty lists them: nulls and unknowns
+/// last, strings by bytes, numbers by value, `false` before `true`, other
+/// types by a canonical rendering.
+pub fn set_order(a: &Value, b: &Value) -> Ordering {
+    if a.raw_equals(b) {
+        return Ordering::Equal;
+    }
+    match (a.is_null(), b.is_null()) {
+        (false, true) => return Ordering::Less,
+        (true, _) => return Ordering::Greater,
+        _ => {}
+    }
+    match (a.is_known(), b.is_known()) {
+        (true, false) => return Ordering::Less,
+        (false, _) => return Ordering::Greater,
+        _ => {}
+    }
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Value::Number(x), Value::Number(y)) => x.cmp_value(y),
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        _ => set_key(a).cmp(&set_key(b)),
+    }
+}
+
+/// A rendering that tells distinct values apart, as cty orders complex
+/// set elements.
+fn set_key(v: &Value) -> Vec<u8> {
+    let mut out = String::new();
+    write_set_key(v, &mut out);
+    out.into_bytes()
+}
+
+fn write_set_key(v: &Value, out: &mut String) {
+    match v {
+        Value::Unknown(_) => out.push('?'),
+        Value::Null(_) => out.push('~'),
+        Value::Number(n) => out.push_str(&n.text('g', 10)),
+        Value::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
+        Value::String(s) => out.push_str(&super::display::go_quote(s)),
+        Value::Map(_, items) => {
+            out.push('{');
+            for (k, v) in items {
+                out.push_str(&super::display::go_quote(k));
+                out.push(':');
+                write_set_key(v, out);
+                out.push(';');
+            }
+            out.push('}');
+        }
+        Value::List(_, items) | Value::Set(_, items) => {
+            out.push('[');
+            for v in items {
+                write_set_key(v, out);
+                out.push(';');
+            }
+            out.push(']');
+        }
+        Value::Object(items) => {
+            out.push('<');
+            for v in items.values() {
+                write_set_key(v, out);
+                out.push(';');
+            }
+            out.push('>');
+        }
+        Value::Tuple(items) => {
+            out.push('<');
+            for v in items {
+                write_set_key(v, out);
+                out.push(';');
+            }
+            out.push('>');
+        }
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        self.raw_equals(other)
+    }
+}
