@@ -5,6 +5,7 @@ mod check;
 mod comment;
 mod dump;
 mod edit;
+mod eval;
 mod files;
 mod fmt;
 mod json;
@@ -65,6 +66,9 @@ enum Command {
     /// Bump Terraform, provider, module or Packer plugin versions across
     /// files (tfupdate's job), changing only the version strings.
     Bump(bump::BumpArgs),
+    /// Print the value of an expression as `terraform console` prints it,
+    /// with the variables and locals of a module folder.
+    Eval(eval::EvalArgs),
 }
 
 /// The exit code for bad usage of the subcommand named in `args`: 1 (as
@@ -119,5 +123,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Command::Block(args) => edit::block(args),
         Command::Comment(args) => comment::run(args),
         Command::Bump(args) => bump::run(args),
+        Command::Eval(args) => eval::run(args),
     }
 }

@@ -11,22 +11,26 @@
 //! assert_eq!(console_string(&v), "{\n  \"a\" = 0\n  \"b\" = 1\n}");
 //! ```
 
+mod constraint;
 mod context;
 mod convert;
 mod diagnostic;
 mod display;
 mod expr;
 pub mod functions;
+mod module;
 mod number;
 mod template;
 mod types;
 mod value;
 
+pub use constraint::{Attribute, Constraint};
 pub use context::{EvalContext, Function, FunctionError, Implementation, Param, ReturnType};
 pub use convert::{ConvertError, conversion_exists, convert, convert_with, unify, unify_with};
 pub use diagnostic::Diagnostic;
 pub use display::{console_string, go_quote, json_string, to_json};
 pub use expr::{Evaluation, evaluate, evaluate_str, get_attr, index};
+pub use module::{FileDiagnostic, Module, ModuleInputs, local_references};
 pub use number::{NotANumber, Number, PRECISION};
 pub use types::Type;
 pub use value::{Value, set_order};

@@ -1,0 +1,101 @@
+//! `hclwright eval`: the value of an expression, printed as `terraform
+//! console` prints it, in the module of a folder (its variables and
+//! locals) or of the current folder.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use hclwright::ast::{AstNode, Expr};
+use hclwright::eval::{EvalContext, Module, ModuleInputs, console_string, evaluate, to_json};
+
+use super::{EXIT_OK, EXIT_USAGE};
+
+/// Arguments of `eval`.
+#[derive(clap::Args, Debug)]
+pub struct EvalArgs {
+    /// The expression; `-` reads it from standard input.
+    expr: String,
+    /// The module folder whose `var.*` and `local.*` the expression sees
+    /// (default: the current folder).
+    #[arg(long, default_value = ".")]
+    dir: PathBuf,
+    /// Set an input variable, `NAME=VALUE` (repeatable; as terraform's -var).
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    vars: Vec<String>,
+    /// Read input variables from a .tfvars file (repeatable).
+    #[arg(long = "var-file", value_name = "FILE")]
+    var_files: Vec<PathBuf>,
+    /// Print `{"value": ..., "type": ...}`, the type in cty's JSON notation.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Exit code: the expression could not be evaluated.
+const EXIT_EVAL_ERROR: i32 = 1;
+
+pub fn run(args: EvalArgs) -> i32 {
+    let mut text = args.expr.clone();
+    if text == "-" {
+        text.clear();
+        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+            eprintln!("hclwright eval: reading standard input: {e}");
+            return EXIT_USAGE;
+        }
+    }
+    let mut inputs = ModuleInputs::from_env();
+    for v in &args.vars {
+        let Some((name, value)) = v.split_once('=') else {
+            eprintln!("hclwright eval: --var expects NAME=VALUE, found {v:?}");
+            return EXIT_USAGE;
+        };
+        inputs.vars.push((name.trim().to_string(), value.to_string()));
+    }
+    inputs.var_files = args.var_files.clone();
+    let base = EvalContext::new().with_conversion_functions();
+    let dir = if args.dir.as_os_str() == "." { PathBuf::from(".") } else { args.dir.clone() };
+    let module = Module::load(&dir, &inputs, base);
+    let mut stderr = std::io::stderr().lock();
+    if !module.diagnostics.is_empty() {
+        for d in &module.diagnostics {
+            let _ = write!(stderr, "{}", d.render());
+        }
+        return EXIT_EVAL_ERROR;
+    }
+    let parse = hclwright::parse_expr(&text);
+    let source = "<expr>";
+    if !parse.errors().is_empty() {
+        for e in parse.errors() {
+            let _ = write!(stderr, "{}", e.render(source, &text));
+        }
+        return EXIT_EVAL_ERROR;
+    }
+    let Some(expr) = parse.syntax().descendants().find_map(Expr::cast) else {
+        let _ = writeln!(stderr, "{source}:1:1: expected an expression");
+        return EXIT_EVAL_ERROR;
+    };
+    let result = evaluate(&expr, &module.context);
+    let from_locals = module.diagnostics_for(&expr);
+    if !result.diagnostics.is_empty() || !from_locals.is_empty() {
+        for d in &from_locals {
+            let _ = write!(stderr, "{}", d.render());
+        }
+        for d in &result.diagnostics {
+            let _ = write!(stderr, "{}", d.render(source, &text));
+        }
+        return EXIT_EVAL_ERROR;
+    }
+    let mut stdout = std::io::stdout().lock();
+    let out = if args.json {
+        let value = to_json(&result.value);
+        format!(
+            "{{\"value\":{},\"type\":{}{}}}",
+            value.as_deref().unwrap_or("null"),
+            result.value.ty().to_json(),
+            if value.is_none() { ",\"known\":false" } else { "" }
+        )
+    } else {
+        console_string(&result.value)
+    };
+    let _ = writeln!(stdout, "{out}");
+    EXIT_OK
+}

@@ -1,0 +1,556 @@
+//! Terraform module evaluation: every `.tf` file of a folder read, input
+//! variables from their defaults, `.tfvars` files, `TF_VAR_` environment
+//! variables and `-var` options (with their type constraints applied),
+//! locals in dependency order, `path.*` and `terraform.workspace`, and
+//! resources, data sources and module calls as values known only after
+//! apply.
+
+use super::constraint::Constraint;
+use super::context::EvalContext;
+use super::diagnostic::Diagnostic;
+use super::expr::{Evaluation, evaluate};
+use super::types::Type;
+use super::value::Value;
+use crate::ast::{AstNode, Body, Expr};
+use crate::syntax_kind::SyntaxKind::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A diagnostic with the file it is about.
+#[derive(Clone, Debug)]
+pub struct FileDiagnostic {
+    /// The file's path as given (or a name like `<value for var.x>`).
+    pub path: String,
+    /// The file's text, for rendering.
+    pub text: Arc<str>,
+    /// The problem.
+    pub diagnostic: Diagnostic,
+}
+
+impl FileDiagnostic {
+    /// `path:line:col: summary: detail`, the line and a caret.
+    pub fn render(&self) -> String {
+        self.diagnostic.render(&self.path, &self.text)
+    }
+}
+
+/// How input variables get their values, in Terraform's order of
+/// precedence (later wins): defaults, `TF_VAR_` environment variables,
+/// `terraform.tfvars`, `*.auto.tfvars`, then `var_files` and `vars` in
+/// the order given.
+#[derive(Clone, Debug, Default)]
+pub struct ModuleInputs {
+    /// `-var NAME=VALUE` options, in order.
+    pub vars: Vec<(String, String)>,
+    /// `-var-file FILE` options, in order.
+    pub var_files: Vec<PathBuf>,
+    /// `TF_VAR_name` environment variables (name without the prefix).
+    pub env: Vec<(String, String)>,
+    /// `terraform.workspace` (default `default`).
+    pub workspace: Option<String>,
+}
+
+impl ModuleInputs {
+    /// Inputs with the `TF_VAR_` and `TF_WORKSPACE` variables of this process.
+    pub fn from_env() -> ModuleInputs {
+        let mut inputs = ModuleInputs::default();
+        for (k, v) in std::env::vars() {
+            if let Some(name) = k.strip_prefix("TF_VAR_") {
+                inputs.env.push((name.to_string(), v));
+            } else if k == "TF_WORKSPACE" {
+                inputs.workspace = Some(v);
+            }
+        }
+        inputs
+    }
+}
+
+struct SourceFile {
+    path: String,
+    text: Arc<str>,
+    body: Option<Body>,
+}
+
+struct VariableDecl {
+    file: usize,
+    constraint: Option<Constraint>,
+    default: Option<Expr>,
+    nullable: bool,
+}
+
+/// A module folder loaded and evaluated: the context its expressions see.
+pub struct Module {
+    /// `var`, `local`, `path`, `terraform`, resources, data and modules,
+    /// and the functions.
+    pub context: EvalContext,
+    /// Problems with the files, the variables' values or a local's
+    /// expression (by local name: see [`Module::diagnostics_for`]).
+    pub diagnostics: Vec<FileDiagnostic>,
+    local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>>,
+    local_refs: BTreeMap<String, Vec<String>>,
+}
+
+impl Module {
+    /// Loads every `.tf` file of `dir` and evaluates its variables and locals
+    /// in `base` (which supplies the functions).
+    pub fn load(dir: &Path, inputs: &ModuleInputs, base: EvalContext) -> Module {
+        let mut diagnostics = Vec::new();
+        let mut files = Vec::new();
+        let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        names.sort();
+        // Override files come after the others, as Terraform merges them.
+        let is_override = |p: &Path| {
+            p.file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| s == "override" || s.ends_with("_override"))
+        };
+        names.sort_by_key(|p| is_override(p));
+        for path in names {
+            if path.extension().and_then(|e| e.to_str()) != Some("tf") || !path.is_file() {
+                continue;
+            }
+            let display = path.display().to_string();
+            let text: Arc<str> = match std::fs::read_to_string(&path) {
+                Ok(t) => t.into(),
+                Err(e) => {
+                    diagnostics.push(FileDiagnostic {
+                        path: display,
+                        text: "".into(),
+                        diagnostic: Diagnostic::new("Failed to read file", e.to_string(), Default::default()),
+                    });
+                    continue;
+                }
+            };
+            let parse = crate::parse(&text);
+            for e in parse.errors() {
+                diagnostics.push(FileDiagnostic {
+                    path: display.clone(),
+                    text: text.clone(),
+                    diagnostic: Diagnostic::new("Invalid syntax", e.message.clone(), e.range),
+                });
+            }
+            files.push(SourceFile {
+                path: display,
+                text,
+                body: parse.body(),
+            });
+        }
+
+        // Declarations.
+        let mut variables: BTreeMap<String, VariableDecl> = BTreeMap::new();
+        let mut locals: BTreeMap<String, (usize, Expr)> = BTreeMap::new();
+        let mut resources: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut data: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut modules: BTreeSet<String> = BTreeSet::new();
+        for (i, file) in files.iter().enumerate() {
+            let Some(body) = &file.body else { continue };
+            for block in body.blocks() {
+                let labels: Vec<String> = block.labels().map(|l| l.value()).collect();
+                let Some(block_body) = block.body() else { continue };
+                match (block.type_name().as_deref(), labels.as_slice()) {
+                    (Some("variable"), [name]) => {
+                        let constraint = match block_body.attribute("type").and_then(|a| a.expr()) {
+                            Some(e) => match Constraint::from_expr(&e) {
+                                Ok(c) => Some(c),
+                                Err(message) => {
+                                    diagnostics.push(FileDiagnostic {
+                                        path: file.path.clone(),
+                                        text: file.text.clone(),
+                                        diagnostic: Diagnostic::new("Invalid type specification", message, e.syntax().text_range()),
+                                    });
+                                    None
+                                }
+                            },
+                            None => None,
+                        };
+                        let nullable = block_body
+                            .attribute("nullable")
+                            .and_then(|a| a.expr())
+                            .is_none_or(|e| e.to_string().trim() != "false");
+                        let decl = VariableDecl {
+                            file: i,
+                            constraint,
+                            default: block_body.attribute("default").and_then(|a| a.expr()),
+                            nullable,
+                        };
+                        variables.insert(name.clone(), decl);
+                    }
+                    (Some("locals"), []) => {
+                        for attr in block_body.attributes() {
+                            if let (Some(name), Some(expr)) = (attr.name(), attr.expr()) {
+                                locals.insert(name, (i, expr));
+                            }
+                        }
+                    }
+                    (Some("resource"), [ty, name]) => {
+                        resources.entry(ty.clone()).or_default().insert(name.clone());
+                    }
+                    (Some("data"), [ty, name]) => {
+                        data.entry(ty.clone()).or_default().insert(name.clone());
+                    }
+                    (Some("module"), [name]) => {
+                        modules.insert(name.clone());
+                    }
+                    _ => {}
+                }
+            }
+        }
+
+        // Input variables.
+        let empty = EvalContext::new();
+        let mut raw: BTreeMap<String, (Value, String, Arc<str>, Diagnostic)> = BTreeMap::new();
+        let mut set_raw = |name: &str, value: Value, path: &str, text: &Arc<str>, at: Diagnostic| {
+            raw.insert(name.to_string(), (value, path.to_string(), text.clone(), at));
+        };
+        let declared = |name: &str| variables.get(name);
+        for (name, text) in &inputs.env {
+            if let Some(decl) = declared(name) {
+                let label = format!("<value for var.{name}>");
+                let (v, d) = string_input(text, decl.constraint.as_ref(), &empty);
+                let text: Arc<str> = text.as_str().into();
+                match d {
+                    Some(diag) => diagnostics.push(FileDiagnostic { path: label, text, diagnostic: diag }),
+                    None => set_raw(name, v, &label, &text, Diagnostic::new("", "", Default::default())),
+                }
+            }
+        }
+        let mut tfvars: Vec<PathBuf> = Vec::new();
+        for auto in ["terraform.tfvars"] {
+            let p = dir.join(auto);
+            if p.is_file() {
+                tfvars.push(p);
+            }
+        }
+        let mut autos: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        autos.retain(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".auto.tfvars")));
+        autos.sort();
+        tfvars.extend(autos);
+        tfvars.extend(inputs.var_files.iter().cloned());
+        let cli_files = inputs.var_files.len();
+        let auto_count = tfvars.len() - cli_files;
+        let mut order: Vec<Input> = tfvars.iter().map(|p| Input::File(p.clone())).collect();
+        // `-var` and `-var-file` are taken in the order given; the files
+        // read automatically come first.
+        let _ = auto_count;
+        order.extend(inputs.vars.iter().map(|(n, v)| Input::Var(n.clone(), v.clone())));
+        for input in order {
+            match input {
+                Input::File(path) => {
+                    let display = path.display().to_string();
+                    let text: Arc<str> = match std::fs::read_to_string(&path) {
+                        Ok(t) => t.into(),
+                        Err(e) => {
+                            diagnostics.push(FileDiagnostic {
+                                path: display,
+                                text: "".into(),
+                                diagnostic: Diagnostic::new("Failed to read variables file", e.to_string(), Default::default()),
+                            });
+                            continue;
+                        }
+                    };
+                    let parse = crate::parse(&text);
+                    for e in parse.errors() {
+                        diagnostics.push(FileDiagnostic {
+                            path: display.clone(),
+                            text: text.clone(),
+                            diagnostic: Diagnostic::new("Invalid syntax", e.message.clone(), e.range),
+                        });
+                    }
+                    let Some(body) = parse.body() else { continue };
+                    for attr in body.attributes() {
+                        let (Some(name), Some(expr)) = (attr.name(), attr.expr()) else { continue };
+                        if declared(&name).is_none() {
+                            continue;
+                        }
+                        let r = evaluate(&expr, &empty);
+                        if r.diagnostics.is_empty() {
+                            set_raw(&name, r.value, &display, &text, Diagnostic::new("", "", expr.syntax().text_range()));
+                        } else {
+                            for d in r.diagnostics {
+                                diagnostics.push(FileDiagnostic { path: display.clone(), text: text.clone(), diagnostic: d });
+                            }
+                        }
+                    }
+                }
+                Input::Var(name, text) => {
+                    let label = format!("<value for var.{name}>");
+                    let arc: Arc<str> = text.as_str().into();
+                    let Some(decl) = declared(&name) else {
+                        diagnostics.push(FileDiagnostic {
+                            path: label,
+                            text: arc,
+                            diagnostic: Diagnostic::new(
+                                "Value for undeclared variable",
+                                format!("A variable named {} was assigned on the command line, but the root module does not declare a variable of that name.", super::go_quote(&name)),
+                                Default::default(),
+                            ),
+                        });
+                        continue;
+                    };
+                    let (v, d) = string_input(&text, decl.constraint.as_ref(), &empty);
+                    match d {
+                        Some(diag) => diagnostics.push(FileDiagnostic { path: label, text: arc, diagnostic: diag }),
+                        None => set_raw(&name, v, &label, &arc, Diagnostic::new("", "", Default::default())),
+                    }
+                }
+            }
+        }
+        let mut var_values = BTreeMap::new();
+        for (name, decl) in &variables {
+            let file = &files[decl.file];
+            let given = raw.remove(name);
+            let (value, path, text, range) = match given {
+                Some((v, p, t, d)) => (v, p, t, d.range),
+                None => match &decl.default {
+                    Some(e) => {
+                        let r = evaluate(e, &empty);
+                        for d in &r.diagnostics {
+                            diagnostics.push(FileDiagnostic { path: file.path.clone(), text: file.text.clone(), diagnostic: d.clone() });
+                        }
+                        (r.value, file.path.clone(), file.text.clone(), e.syntax().text_range())
+                    }
+                    None => {
+                        // No value: Terraform would ask for one; it is unknown here.
+                        var_values.insert(name.clone(), Value::Unknown(decl.constraint.as_ref().map_or(Type::Dynamic, Constraint::to_type)));
+                        continue;
+                    }
+                },
+            };
+            let value = if value.is_null() && !decl.nullable {
+                match &decl.default {
+                    Some(e) => evaluate(e, &empty).value,
+                    None => value,
+                }
+            } else {
+                value
+            };
+            let value = match &decl.constraint {
+                Some(c) => match c.apply(&value) {
+                    Ok(v) => v,
+                    Err(err) => {
+                        diagnostics.push(FileDiagnostic {
+                            path,
+                            text,
+                            diagnostic: Diagnostic::new(
+                                "Invalid value for input variable",
+                                format!("The given value is not suitable for var.{name}: {err}."),
+                                range,
+                            ),
+                        });
+                        Value::Unknown(c.to_type())
+                    }
+                },
+                None => value,
+            };
+            var_values.insert(name.clone(), value);
+        }
+
+        // The context locals see.
+        let mut ctx = EvalContext::with_parent(Arc::new(base));
+        ctx.set_variable("var", Value::Object(var_values));
+        let cwd = std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_else(|_| ".".into());
+        let module_path = {
+            let shown = dir.display().to_string();
+            if shown.is_empty() { ".".to_string() } else { shown }
+        };
+        let mut path_obj = BTreeMap::new();
+        path_obj.insert("module".to_string(), Value::string(&module_path));
+        path_obj.insert("root".to_string(), Value::string(&module_path));
+        path_obj.insert("cwd".to_string(), Value::string(cwd));
+        ctx.set_variable("path", Value::Object(path_obj));
+        let mut tf = BTreeMap::new();
+        tf.insert(
+            "workspace".to_string(),
+            Value::string(inputs.workspace.clone().unwrap_or_else(|| "default".into())),
+        );
+        ctx.set_variable("terraform", Value::Object(tf));
+        let unknown_names = |names: &BTreeSet<String>| {
+            Value::Object(names.iter().map(|n| (n.clone(), Value::Unknown(Type::Dynamic))).collect())
+        };
+        for (ty, names) in &resources {
+            ctx.set_variable(ty.clone(), unknown_names(names));
+        }
+        if !data.is_empty() {
+            ctx.set_variable(
+                "data",
+                Value::Object(data.iter().map(|(t, n)| (t.clone(), unknown_names(n))).collect()),
+            );
+        }
+        if !modules.is_empty() {
+            ctx.set_variable("module", unknown_names(&modules));
+        }
+
+        // Locals, each after the locals it refers to.
+        let local_refs: BTreeMap<String, Vec<String>> = locals
+            .iter()
+            .map(|(n, (_, e))| (n.clone(), local_references(e)))
+            .collect();
+        let mut values: BTreeMap<String, Value> = BTreeMap::new();
+        let mut local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>> = BTreeMap::new();
+        let mut state: BTreeMap<String, Visit> = BTreeMap::new();
+        let mut steps = Vec::new();
+        for name in locals.keys() {
+            let mut stack: Vec<String> = Vec::new();
+            visit_local(name, &locals, &local_refs, &mut state, &mut stack, &mut steps);
+        }
+        for step in steps {
+            match step {
+                Step::Evaluate(n) => {
+                    let (file, expr) = &locals[&n];
+                    let file = &files[*file];
+                    ctx.set_variable("local", Value::Object(values.clone()));
+                    let Evaluation { value, diagnostics: ds } = evaluate(expr, &ctx);
+                    values.insert(n.clone(), value);
+                    let list = local_diagnostics.entry(n).or_default();
+                    for d in ds {
+                        list.push(FileDiagnostic { path: file.path.clone(), text: file.text.clone(), diagnostic: d });
+                    }
+                }
+                Step::Cycle(members, n) => {
+                    let (file, expr) = &locals[&n];
+                    let file = &files[*file];
+                    let names: Vec<String> = members.iter().map(|c| format!("local.{c}")).collect();
+                    let diagnostic = Diagnostic::new("Cycle", names.join(", "), expr.syntax().text_range());
+                    for m in members {
+                        local_diagnostics.entry(m.clone()).or_default().push(FileDiagnostic {
+                            path: file.path.clone(),
+                            text: file.text.clone(),
+                            diagnostic: diagnostic.clone(),
+                        });
+                        values.insert(m, Value::Unknown(Type::Dynamic));
+                    }
+                }
+            }
+        }
+        ctx.set_variable("local", Value::Object(values));
+        Module {
+            context: ctx,
+            diagnostics,
+            local_diagnostics,
+            local_refs,
+        }
+    }
+
+    /// The problems of the locals `expr` refers to, directly or through
+    /// other locals.
+    pub fn diagnostics_for(&self, expr: &Expr) -> Vec<FileDiagnostic> {
+        let mut seen = BTreeSet::new();
+        let mut todo = local_references(expr);
+        let mut out = Vec::new();
+        while let Some(n) = todo.pop() {
+            if !seen.insert(n.clone()) {
+                continue;
+            }
+            if let Some(ds) = self.local_diagnostics.get(&n) {
+                out.extend(ds.iter().cloned());
+            }
+            if let Some(refs) = self.local_refs.get(&n) {
+                todo.extend(refs.iter().cloned());
+            }
+        }
+        out
+    }
+}
+
+enum Input {
+    File(PathBuf),
+    Var(String, String),
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Visit {
+    InProgress,
+    Done,
+}
+
+enum Step {
+    Evaluate(String),
+    /// The members of a cycle, and the local that closed it.
+    Cycle(Vec<String>, String),
+}
+
+/// Depth-first: the locals `name` needs come before it in `steps`; a cycle
+/// is one step for all its members.
+fn visit_local(
+    name: &str,
+    locals: &BTreeMap<String, (usize, Expr)>,
+    refs: &BTreeMap<String, Vec<String>>,
+    state: &mut BTreeMap<String, Visit>,
+    stack: &mut Vec<String>,
+    steps: &mut Vec<Step>,
+) {
+    match state.get(name) {
+        Some(Visit::Done) => return,
+        Some(Visit::InProgress) => {
+            let start = stack.iter().position(|s| s == name).unwrap_or(0);
+            let mut members: Vec<String> = stack[start..].to_vec();
+            members.sort();
+            for m in &members {
+                state.insert(m.clone(), Visit::Done);
+            }
+            steps.push(Step::Cycle(members, name.to_string()));
+            return;
+        }
+        None => {}
+    }
+    if !locals.contains_key(name) {
+        return;
+    }
+    state.insert(name.to_string(), Visit::InProgress);
+    stack.push(name.to_string());
+    for dep in refs.get(name).map(Vec::as_slice).unwrap_or_default() {
+        if state.get(dep.as_str()) != Some(&Visit::Done) {
+            visit_local(dep, locals, refs, state, stack, steps);
+        }
+    }
+    stack.pop();
+    if state.get(name) == Some(&Visit::InProgress) {
+        steps.push(Step::Evaluate(name.to_string()));
+        state.insert(name.to_string(), Visit::Done);
+    }
+}
+
+/// The names of the locals an expression refers to (`local.NAME`).
+pub fn local_references(expr: &Expr) -> Vec<String> {
+    let mut out = Vec::new();
+    for node in expr.syntax().descendants() {
+        if node.kind() != VARIABLE || node.text() != "local" {
+            continue;
+        }
+        let Some(parent) = node.parent() else { continue };
+        if parent.kind() != GET_ATTR {
+            continue;
+        }
+        if let Some(name) = parent
+            .children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .find(|t| t.kind() == IDENT)
+        {
+            out.push(name.text().to_string());
+        }
+    }
+    out
+}
+
+/// A value given as a string (`-var`, `TF_VAR_`): taken literally for a
+/// primitive type, read as an expression otherwise.
+fn string_input(text: &str, constraint: Option<&Constraint>, ctx: &EvalContext) -> (Value, Option<Diagnostic>) {
+    // Without a type, or with a primitive one, the text is the value.
+    let literal = match constraint {
+        None => true,
+        Some(Constraint::Type(t)) => t.is_primitive(),
+        Some(_) => false,
+    };
+    if literal {
+        return (Value::string(text), None);
+    }
+    match super::evaluate_str(text, ctx) {
+        Ok(v) => (v, None),
+        Err(mut ds) => (Value::Unknown(Type::Dynamic), Some(ds.remove(0))),
+    }
+}

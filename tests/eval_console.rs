@@ -1,0 +1,56 @@
+//! Every expression of `fixtures/eval/console/cases.txt` evaluated as
+//! `terraform console` evaluated it (its output recorded in golden.jsonl
+//! by scripts/eval-goldens/record.py): the same text for a value, an
+//! error where terraform gave one.
+
+use hclwright::eval::{EvalContext, console_string, evaluate_str};
+
+struct Case {
+    expr: String,
+    ok: bool,
+    stdout: String,
+}
+
+fn case(line: &str) -> Case {
+    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    Case {
+        expr: v["expr"].as_str().unwrap().to_string(),
+        ok: v["ok"].as_bool().unwrap(),
+        stdout: v["stdout"].as_str().unwrap().to_string(),
+    }
+}
+
+#[test]
+fn matches_terraform_console() {
+    let golden = std::fs::read_to_string("fixtures/eval/console/golden.jsonl").unwrap();
+    let ctx = EvalContext::new().with_conversion_functions();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for line in golden.lines() {
+        let case = case(line);
+        count += 1;
+        let ours = evaluate_str(&case.expr, &ctx);
+        match (case.ok, ours) {
+            (true, Ok(v)) => {
+                let shown = console_string(&v);
+                if shown != case.stdout {
+                    failures.push(format!("{}\n  terraform: {:?}\n  hclwright: {:?}", case.expr, case.stdout, shown));
+                }
+            }
+            (true, Err(ds)) => failures.push(format!(
+                "{}\n  terraform: {:?}\n  hclwright error: {}",
+                case.expr,
+                case.stdout,
+                ds[0].message()
+            )),
+            (false, Ok(v)) => failures.push(format!(
+                "{}\n  terraform: error\n  hclwright: {:?}",
+                case.expr,
+                console_string(&v)
+            )),
+            (false, Err(_)) => {}
+        }
+    }
+    assert!(count > 250, "only {count} cases");
+    assert!(failures.is_empty(), "{} of {count} differ:\n{}", failures.len(), failures.join("\n"));
+}
