@@ -34,7 +34,10 @@ fn matches_terraform_console() {
             (true, Ok(v)) => {
                 let shown = console_string(&v);
                 if shown != case.stdout {
-                    failures.push(format!("{}\n  terraform: {:?}\n  hclwright: {:?}", case.expr, case.stdout, shown));
+                    failures.push(format!(
+                        "{}\n  terraform: {:?}\n  hclwright: {:?}",
+                        case.expr, case.stdout, shown
+                    ));
                 }
             }
             (true, Err(ds)) => failures.push(format!(
@@ -52,5 +55,10 @@ fn matches_terraform_console() {
         }
     }
     assert!(count > 250, "only {count} cases");
-    assert!(failures.is_empty(), "{} of {count} differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -3,6 +3,9 @@
 
 Usage: record.py CASES GOLDEN [MODULE_DIR]
 
+MODULE_DIR may hold inputs.txt: `-var=NAME=VALUE` and `-var-file=FILE`
+lines passed to terraform, `TF_VAR_NAME=VALUE` lines set in its environment.
+
 Each non-comment line of CASES is one expression, evaluated by
 `terraform console` (run in MODULE_DIR, or in an empty folder); GOLDEN gets
 one JSON object per line: the expression, whether terraform evaluated it
@@ -19,6 +22,17 @@ def main():
     cases, golden = sys.argv[1], sys.argv[2]
     module = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp()
     env = dict(os.environ, TF_CLI_CONFIG_FILE="/dev/null", NO_COLOR="1", TF_IN_AUTOMATION="1")
+    args = ["terraform", "console"]
+    inputs = os.path.join(module, "inputs.txt")
+    if os.path.exists(inputs):
+        # -var=NAME=VALUE and -var-file=FILE lines go to terraform as they
+        # are; TF_VAR_NAME=VALUE lines into its environment.
+        for line in open(inputs, encoding="utf-8").read().splitlines():
+            if line.startswith("TF_VAR_"):
+                k, v = line.split("=", 1)
+                env[k] = v
+            elif line:
+                args.append(line)
     out = []
     with open(cases, encoding="utf-8") as f:
         for line in f:
@@ -26,7 +40,7 @@ def main():
             if not expr.strip() or expr.startswith("#"):
                 continue
             p = subprocess.run(
-                ["terraform", "console"],
+                args,
                 input=expr + "\n",
                 capture_output=True,
                 text=True,

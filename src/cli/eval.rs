@@ -6,7 +6,9 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use hclwright::ast::{AstNode, Expr};
-use hclwright::eval::{EvalContext, Module, ModuleInputs, console_string, evaluate, to_json};
+use hclwright::eval::{
+    EvalContext, Module, ModuleInputs, VarOption, console_string, evaluate, to_json,
+};
 
 use super::{EXIT_OK, EXIT_USAGE};
 
@@ -43,16 +45,21 @@ pub fn run(args: EvalArgs) -> i32 {
         }
     }
     let mut inputs = ModuleInputs::from_env();
-    for v in &args.vars {
-        let Some((name, value)) = v.split_once('=') else {
-            eprintln!("hclwright eval: --var expects NAME=VALUE, found {v:?}");
-            return EXIT_USAGE;
-        };
-        inputs.vars.push((name.trim().to_string(), value.to_string()));
+    for option in ordered_options(&args) {
+        match option {
+            Ok(o) => inputs.options.push(o),
+            Err(v) => {
+                eprintln!("hclwright eval: --var expects NAME=VALUE, found {v:?}");
+                return EXIT_USAGE;
+            }
+        }
     }
-    inputs.var_files = args.var_files.clone();
     let base = EvalContext::new().with_conversion_functions();
-    let dir = if args.dir.as_os_str() == "." { PathBuf::from(".") } else { args.dir.clone() };
+    let dir = if args.dir.as_os_str() == "." {
+        PathBuf::from(".")
+    } else {
+        args.dir.clone()
+    };
     let module = Module::load(&dir, &inputs, base);
     let mut stderr = std::io::stderr().lock();
     if !module.diagnostics.is_empty() {
@@ -91,11 +98,70 @@ pub fn run(args: EvalArgs) -> i32 {
             "{{\"value\":{},\"type\":{}{}}}",
             value.as_deref().unwrap_or("null"),
             result.value.ty().to_json(),
-            if value.is_none() { ",\"known\":false" } else { "" }
+            if value.is_none() {
+                ",\"known\":false"
+            } else {
+                ""
+            }
         )
     } else {
         console_string(&result.value)
     };
     let _ = writeln!(stdout, "{out}");
     EXIT_OK
+}
+
+/// The `--var` and `--var-file` options in the order they were given
+/// (later ones win, as in terraform), read from the process arguments;
+/// clap keeps each option's values apart.
+fn ordered_options(args: &EvalArgs) -> Vec<Result<VarOption, String>> {
+    let raw: Vec<String> = std::env::args().collect();
+    let mut found: Vec<(bool, String)> = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        let a = &raw[i];
+        let (is_file, value) = if let Some(v) = a.strip_prefix("--var=") {
+            (false, Some(v.to_string()))
+        } else if let Some(v) = a.strip_prefix("--var-file=") {
+            (true, Some(v.to_string()))
+        } else if a == "--var" || a == "--var-file" {
+            i += 1;
+            (a == "--var-file", raw.get(i).cloned())
+        } else {
+            i += 1;
+            continue;
+        };
+        if let Some(v) = value {
+            found.push((is_file, v));
+        }
+        i += 1;
+    }
+    // Only trust the scan when it saw exactly what clap parsed (the tool
+    // may be run as a library call with other arguments).
+    let vars: Vec<&String> = found.iter().filter(|(f, _)| !f).map(|(_, v)| v).collect();
+    let files: Vec<&String> = found.iter().filter(|(f, _)| *f).map(|(_, v)| v).collect();
+    let same = vars.len() == args.vars.len()
+        && files.len() == args.var_files.len()
+        && vars.iter().zip(&args.vars).all(|(a, b)| *a == b);
+    let list: Vec<(bool, String)> = if same {
+        found
+    } else {
+        args.var_files
+            .iter()
+            .map(|f| (true, f.display().to_string()))
+            .chain(args.vars.iter().map(|v| (false, v.clone())))
+            .collect()
+    };
+    list.into_iter()
+        .map(|(is_file, v)| {
+            if is_file {
+                Ok(VarOption::File(PathBuf::from(v)))
+            } else {
+                match v.split_once('=') {
+                    Some((n, val)) => Ok(VarOption::Var(n.trim().to_string(), val.to_string())),
+                    None => Err(v),
+                }
+            }
+        })
+        .collect()
 }

@@ -55,16 +55,23 @@ impl Constraint {
                 Some("string") => Ok(Constraint::Type(Type::String)),
                 Some("list") => Ok(Constraint::List(Box::new(Constraint::Type(Type::String)))),
                 Some("map") => Ok(Constraint::Map(Box::new(Constraint::Type(Type::String)))),
-                _ => Err(format!("A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string); found {e}")),
+                _ => Err(format!(
+                    "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string); found {e}"
+                )),
             },
-            Expr::Paren(p) => p.expr().ok_or_else(|| "empty type".to_string()).and_then(|e| Constraint::from_expr(&e)),
+            Expr::Paren(p) => p
+                .expr()
+                .ok_or_else(|| "empty type".to_string())
+                .and_then(|e| Constraint::from_expr(&e)),
             Expr::FunctionCall(c) => {
                 let name = c.name();
                 let args = c.args();
                 let one = |args: &[Expr]| -> Result<Constraint, String> {
                     match args {
                         [a] => Constraint::from_expr(a),
-                        _ => Err(format!("The {name} type constructor requires one argument specifying the element type.")),
+                        _ => Err(format!(
+                            "The {name} type constructor requires one argument specifying the element type."
+                        )),
                     }
                 };
                 match name.as_str() {
@@ -96,7 +103,9 @@ impl Constraint {
                     other => Err(format!("Keyword {} is not a valid type constructor.", super::go_quote(other))),
                 }
             }
-            other => Err(format!("A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string); found {other}")),
+            other => Err(format!(
+                "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string); found {other}"
+            )),
         }
     }
 
@@ -147,7 +156,12 @@ impl Constraint {
                     let v = match given.get(name) {
                         Some(v) => attr.constraint.apply(v)?,
                         None if attr.optional => Value::Null(attr.constraint.to_type()),
-                        None => return Err(err(format!("attribute {} is required", super::go_quote(name)))),
+                        None => {
+                            return Err(err(format!(
+                                "attribute {} is required",
+                                super::go_quote(name)
+                            )));
+                        }
                     };
                     let v = match (&v, &attr.default) {
                         (Value::Null(_), Some(d)) => attr.constraint.apply(d)?,
@@ -187,9 +201,14 @@ impl Constraint {
                     .collect::<Result<_, _>>()?;
                 Ok(Value::Map(ety, out))
             }
-            (Constraint::Tuple(cs), Value::Tuple(items) | Value::List(_, items)) if cs.len() == items.len() => {
+            (Constraint::Tuple(cs), Value::Tuple(items) | Value::List(_, items))
+                if cs.len() == items.len() =>
+            {
                 Ok(Value::Tuple(
-                    cs.iter().zip(items).map(|(c, v)| c.apply(v)).collect::<Result<_, _>>()?,
+                    cs.iter()
+                        .zip(items)
+                        .map(|(c, v)| c.apply(v))
+                        .collect::<Result<_, _>>()?,
                 ))
             }
             _ => convert(value, &self.to_type()),
@@ -212,7 +231,9 @@ fn keyword(name: &str) -> Result<Constraint, String> {
         "bool" => Type::Bool,
         "any" => Type::Dynamic,
         "list" | "set" | "map" | "tuple" | "object" => {
-            return Err(format!("The {name} type constructor requires one argument specifying the element type."));
+            return Err(format!(
+                "The {name} type constructor requires one argument specifying the element type."
+            ));
         }
         other => {
             return Err(format!(
@@ -224,24 +245,28 @@ fn keyword(name: &str) -> Result<Constraint, String> {
 }
 
 fn attribute(e: &Expr) -> Result<Attribute, String> {
-    if let Expr::FunctionCall(c) = e {
-        if c.name() == "optional" {
+    if let Expr::FunctionCall(c) = e
+        && c.name() == "optional"
+    {
+        {
             let args = c.args();
-            let constraint = match args.first() {
-                Some(a) => Constraint::from_expr(a)?,
-                None => return Err("Optional attribute modifier requires the attribute type as its argument.".into()),
-            };
+            let constraint =
+                match args.first() {
+                    Some(a) => Constraint::from_expr(a)?,
+                    None => return Err(
+                        "Optional attribute modifier requires the attribute type as its argument."
+                            .into(),
+                    ),
+                };
             let default = match args.get(1) {
                 Some(d) => {
                     let r = evaluate(d, &EvalContext::new());
                     if let Some(diag) = r.diagnostics.first() {
                         return Err(diag.message());
                     }
-                    Some(
-                        constraint
-                            .apply(&r.value)
-                            .map_err(|e| format!("Invalid default value for optional attribute: {e}"))?,
-                    )
+                    Some(constraint.apply(&r.value).map_err(|e| {
+                        format!("Invalid default value for optional attribute: {e}")
+                    })?)
                 }
                 None => None,
             };
@@ -287,6 +312,15 @@ mod tests {
         let c = constraint("list(any)");
         let v = evaluate_str("[1, \"a\"]", &EvalContext::new()).unwrap();
         assert_eq!(c.apply(&v).unwrap().ty(), Type::list(Type::String));
-        assert!(Constraint::from_expr(&crate::parse_expr("list").syntax().descendants().find_map(Expr::cast).unwrap()).is_err());
+        assert!(
+            Constraint::from_expr(
+                &crate::parse_expr("list")
+                    .syntax()
+                    .descendants()
+                    .find_map(Expr::cast)
+                    .unwrap()
+            )
+            .is_err()
+        );
     }
 }

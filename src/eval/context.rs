@@ -221,7 +221,11 @@ impl Function {
             } else {
                 format!("exactly {n}")
             };
-            let noun = if n == 1 && self.variadic.is_none() { "argument" } else { "arguments" };
+            let noun = if n == 1 && self.variadic.is_none() {
+                "argument"
+            } else {
+                "arguments"
+            };
             return Err(FunctionError::new(format!(
                 "Function requires {want} {noun}; got {}",
                 args.len()
@@ -230,12 +234,16 @@ impl Function {
         let mut converted = Vec::with_capacity(args.len());
         let mut unknown = false;
         for (i, arg) in args.iter().enumerate() {
-            let param = self.params.get(i).or(self.variadic.as_ref()).expect("arity checked");
+            let param = self
+                .params
+                .get(i)
+                .or(self.variadic.as_ref())
+                .expect("arity checked");
             if arg.is_null() && !param.allow_null {
                 return Err(FunctionError::argument(i, "argument must not be null"));
             }
-            let v = convert(arg, &param.ty)
-                .map_err(|e| FunctionError::argument(i, e.to_string()))?;
+            let v =
+                convert(arg, &param.ty).map_err(|e| FunctionError::argument(i, e.to_string()))?;
             if !v.is_wholly_known() && !param.allow_unknown {
                 unknown = true;
             }

@@ -88,12 +88,15 @@ pub fn conversion_exists(from: &Type, to: &Type, unsafe_ok: bool) -> bool {
         (a, b) if a.is_primitive() && b.is_primitive() => {
             *b == Type::String || (unsafe_ok && *a == Type::String)
         }
-        (Type::Object(a), Type::Object(b)) => b
-            .iter()
-            .all(|(k, bt)| a.get(k).is_some_and(|at| conversion_exists(at, bt, unsafe_ok))),
+        (Type::Object(a), Type::Object(b)) => b.iter().all(|(k, bt)| {
+            a.get(k)
+                .is_some_and(|at| conversion_exists(at, bt, unsafe_ok))
+        }),
         (Type::Tuple(a), Type::Tuple(b)) => {
             a.len() == b.len()
-                && a.iter().zip(b).all(|(x, y)| conversion_exists(x, y, unsafe_ok))
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| conversion_exists(x, y, unsafe_ok))
         }
         (Type::List(e1) | Type::Set(e1), Type::List(e2)) => conversion_exists(e1, e2, unsafe_ok),
         (Type::List(e1), Type::Set(e2)) => unsafe_ok && conversion_exists(e1, e2, unsafe_ok),
@@ -236,8 +239,8 @@ fn convert_value(
         }
         (Value::Object(attrs), Type::Map(e)) => {
             let tys: Vec<Type> = attrs.values().map(Value::ty).collect();
-            let ety = map_element(&tys, e, unsafe_ok)
-                .ok_or_else(|| error(mismatch_message(from, to)))?;
+            let ety =
+                map_element(&tys, e, unsafe_ok).ok_or_else(|| error(mismatch_message(from, to)))?;
             let mut out = BTreeMap::new();
             for (k, v) in attrs {
                 out.insert(k.clone(), sub(v, &ety).map_err(|e| at(e, step_key(k)))?);
@@ -250,7 +253,10 @@ fn convert_value(
             let mut out = BTreeMap::new();
             for (k, t) in want {
                 let Some(v) = items.get(k) else {
-                    return Err(error(format!("map has no element for required attribute {}", super::display::go_quote(k))));
+                    return Err(error(format!(
+                        "map has no element for required attribute {}",
+                        super::display::go_quote(k)
+                    )));
                 };
                 out.insert(k.clone(), sub(v, t).map_err(|e| at(e, step_key(k)))?);
             }
@@ -405,17 +411,23 @@ pub fn unify_with(types: &[Type], unsafe_ok: bool) -> Option<Type> {
     if maps > 0 && maps + dynamics == n {
         return unify_collections(types, Type::map, unsafe_ok, dynamics > 0);
     } else if maps > 0 && maps + objects + dynamics == n {
-        if let Some(t) = unify_via(types, unsafe_ok, |t| matches!(t, Type::Object(_)), |objs| {
-            unify_objects_to_map(objs, unsafe_ok)
-        }) {
+        if let Some(t) = unify_via(
+            types,
+            unsafe_ok,
+            |t| matches!(t, Type::Object(_)),
+            |objs| unify_objects_to_map(objs, unsafe_ok),
+        ) {
             return Some(t);
         }
     } else if lists > 0 && lists + dynamics == n {
         return unify_collections(types, Type::list, unsafe_ok, dynamics > 0);
     } else if lists > 0 && lists + tuples + dynamics == n {
-        if let Some(t) = unify_via(types, unsafe_ok, |t| matches!(t, Type::Tuple(_)), |tuples| {
-            unify_tuples_to_list(tuples, unsafe_ok)
-        }) {
+        if let Some(t) = unify_via(
+            types,
+            unsafe_ok,
+            |t| matches!(t, Type::Tuple(_)),
+            |tuples| unify_tuples_to_list(tuples, unsafe_ok),
+        ) {
             return Some(t);
         }
     } else if sets > 0 && sets + dynamics == n {
@@ -429,7 +441,10 @@ pub fn unify_with(types: &[Type], unsafe_ok: bool) -> Option<Type> {
     }
     for want in preference_order(types) {
         let want = &types[want];
-        if types.iter().all(|t| t == want || conversion_exists(t, want, unsafe_ok)) {
+        if types
+            .iter()
+            .all(|t| t == want || conversion_exists(t, want, unsafe_ok))
+        {
             return Some(want.clone());
         }
     }
@@ -448,14 +463,22 @@ fn unify_via(
     let collection = first(&members)?;
     let replaced: Vec<Type> = types
         .iter()
-        .map(|t| if structural(t) { collection.clone() } else { t.clone() })
+        .map(|t| {
+            if structural(t) {
+                collection.clone()
+            } else {
+                t.clone()
+            }
+        })
         .collect();
     let result = unify_with(&replaced, unsafe_ok)?;
     (std::mem::discriminant(&result) == std::mem::discriminant(&collection)).then_some(result)
 }
 
 fn all_convert(types: &[Type], to: &Type, unsafe_ok: bool) -> bool {
-    types.iter().all(|t| t == to || conversion_exists(t, to, unsafe_ok))
+    types
+        .iter()
+        .all(|t| t == to || conversion_exists(t, to, unsafe_ok))
 }
 
 fn unify_collections(
@@ -467,7 +490,10 @@ fn unify_collections(
     if has_dynamic {
         return Some(Type::Dynamic);
     }
-    let elems: Vec<Type> = types.iter().filter_map(|t| t.element_type().cloned()).collect();
+    let elems: Vec<Type> = types
+        .iter()
+        .filter_map(|t| t.element_type().cloned())
+        .collect();
     let ty = make(unify_with(&elems, unsafe_ok)?);
     all_convert(types, &ty, unsafe_ok).then_some(ty)
 }
@@ -661,7 +687,11 @@ pub fn mismatch_message(got: &Type, want: &Type) -> String {
                 0 => {
                     for (k, wt) in w {
                         if !conversion_exists(&g[k], wt, true) {
-                            return format!("attribute {}: {}", go_quoted(k), mismatch_message(&g[k], wt));
+                            return format!(
+                                "attribute {}: {}",
+                                go_quoted(k),
+                                mismatch_message(&g[k], wt)
+                            );
                         }
                     }
                     "incorrect object attributes".into()
@@ -678,7 +708,14 @@ pub fn mismatch_message(got: &Type, want: &Type) -> String {
             format!("tuple required with exactly {} elements", w.len())
         }
         (_, Type::List(e)) | (_, Type::Set(e)) | (_, Type::Map(e))
-            if matches!((got, want), (Type::Tuple(_), Type::List(_) | Type::Set(_)) | (Type::Object(_), Type::Map(_)) | (Type::List(_), Type::List(_)) | (Type::Set(_), Type::Set(_) | Type::List(_)) | (Type::Map(_), Type::Map(_))) =>
+            if matches!(
+                (got, want),
+                (Type::Tuple(_), Type::List(_) | Type::Set(_))
+                    | (Type::Object(_), Type::Map(_))
+                    | (Type::List(_), Type::List(_))
+                    | (Type::Set(_), Type::Set(_) | Type::List(_))
+                    | (Type::Map(_), Type::Map(_))
+            ) =>
         {
             if e.as_ref() == &Type::Dynamic {
                 "all elements must have the same type".into()
@@ -713,13 +750,19 @@ mod tests {
             unify(&[Type::list(Type::Number), Type::Tuple(vec![Type::String])]),
             Some(Type::list(Type::String))
         );
-        assert_eq!(unify(&[Type::Tuple(vec![]), Type::Object(BTreeMap::new())]), None);
+        assert_eq!(
+            unify(&[Type::Tuple(vec![]), Type::Object(BTreeMap::new())]),
+            None
+        );
     }
 
     #[test]
     fn string_to_bool_messages() {
         let e = convert(&Value::string("True"), &Type::Bool).unwrap_err();
         assert!(e.message.contains("lowercase"));
-        assert_eq!(convert(&Value::string("1"), &Type::Bool).unwrap(), Value::Bool(true));
+        assert_eq!(
+            convert(&Value::string("1"), &Type::Bool).unwrap(),
+            Value::Bool(true)
+        );
     }
 }

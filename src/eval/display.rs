@@ -92,7 +92,11 @@ fn write_sequence(items: &[Value], indent: usize, out: &mut String) {
     out.push(']');
 }
 
-fn write_mapping(items: &std::collections::BTreeMap<String, Value>, indent: usize, out: &mut String) {
+fn write_mapping(
+    items: &std::collections::BTreeMap<String, Value>,
+    indent: usize,
+    out: &mut String,
+) {
     out.push('{');
     for (k, v) in items {
         out.push('\n');

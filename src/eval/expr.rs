@@ -107,7 +107,13 @@ impl<'c> Evaluator<'c> {
         self.diagnostics.push(Diagnostic::new(summary, detail, at));
     }
 
-    fn error_in(&mut self, summary: &str, detail: impl Into<String>, at: TextRange, ctx: TextRange) {
+    fn error_in(
+        &mut self,
+        summary: &str,
+        detail: impl Into<String>,
+        at: TextRange,
+        ctx: TextRange,
+    ) {
         self.diagnostics
             .push(Diagnostic::new(summary, detail, at).with_context(ctx));
     }
@@ -154,7 +160,11 @@ impl<'c> Evaluator<'c> {
                 Some(ast::LiteralValue::Number(text)) => match Number::parse(&text) {
                     Some(n) => Value::Number(n),
                     None => {
-                        self.error("Invalid number literal", format!("`{text}` is not a number."), range(e));
+                        self.error(
+                            "Invalid number literal",
+                            format!("`{text}` is not a number."),
+                            range(e),
+                        );
                         Value::Unknown(Type::Number)
                     }
                 },
@@ -167,7 +177,10 @@ impl<'c> Evaluator<'c> {
                 match self.lookup(&name) {
                     Some(value) => value,
                     None => {
-                        let detail = format!("There is no variable named {}.", super::display::go_quote(&name));
+                        let detail = format!(
+                            "There is no variable named {}.",
+                            super::display::go_quote(&name)
+                        );
                         self.error("Unknown variable", detail, trimmed_range(v.syntax()));
                         DYNAMIC
                     }
@@ -204,7 +217,10 @@ impl<'c> Evaluator<'c> {
             let key_value = match key.bare_name() {
                 Some(name) => Value::string(name),
                 None => match key.expr() {
-                    Some(Expr::Literal(l)) if l.value().is_some_and(|v| !matches!(v, ast::LiteralValue::Number(_))) => {
+                    Some(Expr::Literal(l))
+                        if l.value()
+                            .is_some_and(|v| !matches!(v, ast::LiteralValue::Number(_))) =>
+                    {
                         // `true`, `false` and `null` as keys are names.
                         Value::string(l.syntax().text().to_string().trim())
                     }
@@ -214,13 +230,21 @@ impl<'c> Evaluator<'c> {
             };
             let value = item.value().map_or(DYNAMIC, |v| self.eval(&v));
             if key_value.is_null() {
-                self.error("Null value as key", "Can't use a null value as a key.", key_range);
+                self.error(
+                    "Null value as key",
+                    "Can't use a null value as a key.",
+                    key_range,
+                );
                 continue;
             }
             let key_value = match convert(&key_value, &Type::String) {
                 Ok(k) => k,
                 Err(err) => {
-                    self.error("Incorrect key type", format!("Can't use this value as a key: {err}."), key_range);
+                    self.error(
+                        "Incorrect key type",
+                        format!("Can't use this value as a key: {err}."),
+                        key_range,
+                    );
                     continue;
                 }
             };
@@ -254,11 +278,18 @@ impl<'c> Evaluator<'c> {
         let ctx = self.ctx;
         let Some(function) = ctx.function(&name) else {
             let detail = if ctx.has_functions() {
-                format!("There is no function named {}.", super::display::go_quote(&name))
+                format!(
+                    "There is no function named {}.",
+                    super::display::go_quote(&name)
+                )
             } else {
                 "Function calls are not allowed in this context.".to_string()
             };
-            let summary = if ctx.has_functions() { "Call to unknown function" } else { "Function calls not allowed" };
+            let summary = if ctx.has_functions() {
+                "Call to unknown function"
+            } else {
+                "Function calls not allowed"
+            };
             self.error(summary, detail, name_range);
             return DYNAMIC;
         };
@@ -266,7 +297,11 @@ impl<'c> Evaluator<'c> {
             let last_range = arg_exprs.last().map_or(call_range, range);
             match args.pop() {
                 Some(Value::Null(_)) => {
-                    self.error("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", last_range);
+                    self.error(
+                        "Invalid expanding argument value",
+                        "The expanding argument (indicated by ...) must not be null.",
+                        last_range,
+                    );
                     return DYNAMIC;
                 }
                 Some(Value::Unknown(_)) => return DYNAMIC,
@@ -285,7 +320,12 @@ impl<'c> Evaluator<'c> {
             let missing = &function.params[args.len()].name;
             self.error_in(
                 "Not enough function arguments",
-                format!("Function {} expects {} argument(s). Missing value for {}.", super::display::go_quote(&name), n, super::display::go_quote(missing)),
+                format!(
+                    "Function {} expects {} argument(s). Missing value for {}.",
+                    super::display::go_quote(&name),
+                    n,
+                    super::display::go_quote(missing)
+                ),
                 call_range,
                 call_range,
             );
@@ -295,7 +335,11 @@ impl<'c> Evaluator<'c> {
             let extra = arg_exprs.get(n).map_or(call_range, range);
             self.error_in(
                 "Too many function arguments",
-                format!("Function {} expects only {} argument(s).", super::display::go_quote(&name), n),
+                format!(
+                    "Function {} expects only {} argument(s).",
+                    super::display::go_quote(&name),
+                    n
+                ),
                 extra,
                 call_range,
             );
@@ -306,7 +350,9 @@ impl<'c> Evaluator<'c> {
             Err(err) => {
                 match err.argument {
                     Some(i) => {
-                        let at = arg_exprs.get(i).map_or(call_range, |a| trimmed_range(a.syntax()));
+                        let at = arg_exprs
+                            .get(i)
+                            .map_or(call_range, |a| trimmed_range(a.syntax()));
                         let param = function
                             .params
                             .get(i)
@@ -314,14 +360,22 @@ impl<'c> Evaluator<'c> {
                             .map_or(String::new(), |p| p.name.clone());
                         self.error_in(
                             "Invalid function argument",
-                            format!("Invalid value for {} parameter: {}.", super::display::go_quote(&param), err.message),
+                            format!(
+                                "Invalid value for {} parameter: {}.",
+                                super::display::go_quote(&param),
+                                err.message
+                            ),
                             at,
                             call_range,
                         );
                     }
                     None => self.error_in(
                         "Error in function call",
-                        format!("Call to function {} failed: {}.", super::display::go_quote(&name), err.message),
+                        format!(
+                            "Call to function {} failed: {}.",
+                            super::display::go_quote(&name),
+                            err.message
+                        ),
                         call_range,
                         call_range,
                     ),
@@ -333,17 +387,29 @@ impl<'c> Evaluator<'c> {
 
     fn eval_for(&mut self, f: &ast::ForExpr) -> Value {
         let whole = trimmed_range(f.syntax());
-        let Some(intro) = f.intro() else { return DYNAMIC };
+        let Some(intro) = f.intro() else {
+            return DYNAMIC;
+        };
         let key_var = f.key_var().map(|t| t.text().to_string());
-        let value_var = f.value_var().map(|t| t.text().to_string()).unwrap_or_default();
-        let Some(coll_expr) = f.collection() else { return DYNAMIC };
+        let value_var = f
+            .value_var()
+            .map(|t| t.text().to_string())
+            .unwrap_or_default();
+        let Some(coll_expr) = f.collection() else {
+            return DYNAMIC;
+        };
         let _ = intro;
         let coll = self.eval(&coll_expr);
         let coll_range = trimmed_range(coll_expr.syntax());
         let pairs = match iteration_pairs(&coll) {
             Iter::Pairs(p) => p,
             Iter::Null => {
-                self.error_in("Iteration over null value", "A null value cannot be used as the collection in a 'for' expression.", coll_range, whole);
+                self.error_in(
+                    "Iteration over null value",
+                    "A null value cannot be used as the collection in a 'for' expression.",
+                    coll_range,
+                    whole,
+                );
                 return DYNAMIC;
             }
             Iter::Unknown => return DYNAMIC,
@@ -378,7 +444,12 @@ impl<'c> Evaluator<'c> {
                     let cr = trimmed_range(c.syntax());
                     match cv {
                         Value::Null(_) => {
-                            self.error_in("Condition is null", "The value of the 'if' clause must not be null.", cr, whole);
+                            self.error_in(
+                                "Condition is null",
+                                "The value of the 'if' clause must not be null.",
+                                cr,
+                                whole,
+                            );
                             self.scopes.truncate(mark);
                             return DYNAMIC;
                         }
@@ -393,7 +464,12 @@ impl<'c> Evaluator<'c> {
                                 false
                             }
                             Err(err) => {
-                                self.error_in("Invalid 'for' condition", format!("The 'if' clause value is invalid: {err}."), cr, whole);
+                                self.error_in(
+                                    "Invalid 'for' condition",
+                                    format!("The 'if' clause value is invalid: {err}."),
+                                    cr,
+                                    whole,
+                                );
                                 self.scopes.truncate(mark);
                                 return DYNAMIC;
                             }
@@ -410,7 +486,12 @@ impl<'c> Evaluator<'c> {
                     let kr = kx.map_or(whole, |x| trimmed_range(x.syntax()));
                     match key {
                         Value::Null(_) => {
-                            self.error_in("Invalid object key", "Key expression in 'for' expression must not produce a null value.", kr, whole);
+                            self.error_in(
+                                "Invalid object key",
+                                "Key expression in 'for' expression must not produce a null value.",
+                                kr,
+                                whole,
+                            );
                             self.scopes.truncate(mark);
                             return DYNAMIC;
                         }
@@ -419,7 +500,11 @@ impl<'c> Evaluator<'c> {
                             Ok(Value::String(k)) => {
                                 if grouping {
                                     groups.entry(k).or_default().push(value);
-                                } else if object.contains_key(&k) {
+                                } else if let std::collections::btree_map::Entry::Vacant(slot) =
+                                    object.entry(k.clone())
+                                {
+                                    slot.insert(value);
+                                } else {
                                     self.error_in(
                                         "Duplicate object key",
                                         format!("Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.", super::display::go_quote(&k)),
@@ -428,13 +513,16 @@ impl<'c> Evaluator<'c> {
                                     );
                                     self.scopes.truncate(mark);
                                     return DYNAMIC;
-                                } else {
-                                    object.insert(k, value);
                                 }
                             }
                             Ok(_) => unknown = true,
                             Err(err) => {
-                                self.error_in("Invalid object key", format!("The object key value is invalid: {err}."), kr, whole);
+                                self.error_in(
+                                    "Invalid object key",
+                                    format!("The object key value is invalid: {err}."),
+                                    kr,
+                                    whole,
+                                );
                                 self.scopes.truncate(mark);
                                 return DYNAMIC;
                             }
@@ -451,7 +539,12 @@ impl<'c> Evaluator<'c> {
         }
         if is_object {
             if grouping {
-                Value::Object(groups.into_iter().map(|(k, vs)| (k, Value::Tuple(vs))).collect())
+                Value::Object(
+                    groups
+                        .into_iter()
+                        .map(|(k, vs)| (k, Value::Tuple(vs)))
+                        .collect(),
+                )
             } else {
                 Value::Object(object)
             }
@@ -530,7 +623,9 @@ impl<'c> Evaluator<'c> {
                     i.key().map_or(DYNAMIC, |k| self.eval(&k))
                 };
                 let at = match (i.target(), i.syntax().last_token()) {
-                    (Some(t), Some(last)) => TextRange::new(t.syntax().text_range().end(), last.text_range().end()),
+                    (Some(t), Some(last)) => {
+                        TextRange::new(t.syntax().text_range().end(), last.text_range().end())
+                    }
                     _ => range(step),
                 };
                 match index(&value, &key) {
@@ -546,7 +641,9 @@ impl<'c> Evaluator<'c> {
     }
 
     fn eval_splat(&mut self, s: &ast::Splat, each: &[Expr]) -> Value {
-        let Some(source_expr) = s.target() else { return DYNAMIC };
+        let Some(source_expr) = s.target() else {
+            return DYNAMIC;
+        };
         let source = self.eval(&source_expr);
         let source_range = trimmed_range(source_expr.syntax());
         let ty = source.ty();
@@ -554,7 +651,11 @@ impl<'c> Evaluator<'c> {
         let source = match source {
             Value::Null(_) if !sequence => return Value::Tuple(Vec::new()),
             Value::Null(_) => {
-                self.error("Splat of null value", "Splat expressions (with the * symbol) cannot be applied to null sequences.", source_range);
+                self.error(
+                    "Splat of null value",
+                    "Splat expressions (with the * symbol) cannot be applied to null sequences.",
+                    source_range,
+                );
                 return DYNAMIC;
             }
             Value::Unknown(Type::Dynamic) => return DYNAMIC,
@@ -563,7 +664,7 @@ impl<'c> Evaluator<'c> {
                 return Value::Unknown(match t {
                     Type::Tuple(_) => Type::Dynamic,
                     _ => Type::list(Type::Dynamic),
-                })
+                });
             }
             v if !sequence => Value::Tuple(vec![v]),
             v => v,
@@ -608,20 +709,32 @@ impl<'c> Evaluator<'c> {
 
     fn eval_unary(&mut self, u: &ast::Unary) -> Value {
         let op = u.op().map(|t| t.text().to_string()).unwrap_or_default();
-        let Some(operand_expr) = u.operand() else { return DYNAMIC };
+        let Some(operand_expr) = u.operand() else {
+            return DYNAMIC;
+        };
         let operand = self.eval(&operand_expr);
         let whole = trimmed_range(u.syntax());
         let want = if op == "!" { Type::Bool } else { Type::Number };
         let v = match convert(&operand, &want) {
             Ok(v) => v,
             Err(err) => {
-                self.error_in("Invalid operand", format!("Unsuitable value for unary operand: {err}."), trimmed_range(operand_expr.syntax()), whole);
+                self.error_in(
+                    "Invalid operand",
+                    format!("Unsuitable value for unary operand: {err}."),
+                    trimmed_range(operand_expr.syntax()),
+                    whole,
+                );
                 return Value::Unknown(want);
             }
         };
         match v {
             Value::Null(_) => {
-                self.error_in("Operation failed", "Error during operation: argument must not be null.", whole, whole);
+                self.error_in(
+                    "Operation failed",
+                    "Error during operation: argument must not be null.",
+                    whole,
+                    whole,
+                );
                 Value::Unknown(want)
             }
             Value::Unknown(_) => Value::Unknown(want),
@@ -633,7 +746,9 @@ impl<'c> Evaluator<'c> {
 
     fn eval_binary(&mut self, b: &ast::Binary) -> Value {
         let op = b.op().map(|t| t.text().to_string()).unwrap_or_default();
-        let (Some(lhs_expr), Some(rhs_expr)) = (b.lhs(), b.rhs()) else { return DYNAMIC };
+        let (Some(lhs_expr), Some(rhs_expr)) = (b.lhs(), b.rhs()) else {
+            return DYNAMIC;
+        };
         let whole = trimmed_range(b.syntax());
         let (operand_ty, result_ty) = match op.as_str() {
             "+" | "-" | "*" | "/" | "%" => (Type::Number, Type::Number),
@@ -646,14 +761,24 @@ impl<'c> Evaluator<'c> {
         let lhs_errors: Vec<Diagnostic> = self.diagnostics.drain(errors_before..).collect();
         let lhs = convert(&lhs_given, &operand_ty);
         if let Err(err) = &lhs {
-            self.error_in("Invalid operand", format!("Unsuitable value for left operand: {err}."), trimmed_range(lhs_expr.syntax()), whole);
+            self.error_in(
+                "Invalid operand",
+                format!("Unsuitable value for left operand: {err}."),
+                trimmed_range(lhs_expr.syntax()),
+                whole,
+            );
         }
         let rhs_before = self.diagnostics.len();
         let rhs_given = self.eval(&rhs_expr);
         let rhs_errors: Vec<Diagnostic> = self.diagnostics.drain(rhs_before..).collect();
         let rhs = convert(&rhs_given, &operand_ty);
         if let Err(err) = &rhs {
-            self.error_in("Invalid operand", format!("Unsuitable value for right operand: {err}."), trimmed_range(rhs_expr.syntax()), whole);
+            self.error_in(
+                "Invalid operand",
+                format!("Unsuitable value for right operand: {err}."),
+                trimmed_range(rhs_expr.syntax()),
+                whole,
+            );
         }
         let (Ok(lhs), Ok(rhs)) = (lhs, rhs) else {
             self.diagnostics.extend(lhs_errors);
@@ -682,7 +807,12 @@ impl<'c> Evaluator<'c> {
             };
         }
         if lhs.is_null() || rhs.is_null() {
-            self.error_in("Operation failed", "Error during operation: argument must not be null.", whole, whole);
+            self.error_in(
+                "Operation failed",
+                "Error during operation: argument must not be null.",
+                whole,
+                whole,
+            );
             return Value::Unknown(result_ty);
         }
         if !lhs.is_known() || !rhs.is_known() {
@@ -697,7 +827,12 @@ impl<'c> Evaluator<'c> {
         match result {
             Ok(v) => v,
             Err(message) => {
-                self.error_in("Operation failed", format!("Error during operation: {message}."), whole, whole);
+                self.error_in(
+                    "Operation failed",
+                    format!("Error during operation: {message}."),
+                    whole,
+                    whole,
+                );
                 Value::Unknown(result_ty)
             }
         }
@@ -705,7 +840,9 @@ impl<'c> Evaluator<'c> {
 
     fn eval_conditional(&mut self, c: &ast::Conditional) -> Value {
         let whole = trimmed_range(c.syntax());
-        let (Some(cond_expr), Some(t_expr), Some(f_expr)) = (c.condition(), c.true_expr(), c.false_expr()) else {
+        let (Some(cond_expr), Some(t_expr), Some(f_expr)) =
+            (c.condition(), c.true_expr(), c.false_expr())
+        else {
             return DYNAMIC;
         };
         let t = self.eval(&t_expr);
@@ -748,14 +885,24 @@ impl<'c> Evaluator<'c> {
         let cond_range = trimmed_range(cond_expr.syntax());
         let cond = match cond {
             Value::Null(_) => {
-                self.error_in("Null condition", "The condition value is null. Conditions must either be true or false.", cond_range, whole);
+                self.error_in(
+                    "Null condition",
+                    "The condition value is null. Conditions must either be true or false.",
+                    cond_range,
+                    whole,
+                );
                 return Value::Unknown(result_ty);
             }
             Value::Unknown(_) => return Value::Unknown(result_ty),
             other => match convert(&other, &Type::Bool) {
                 Ok(Value::Bool(b)) => b,
                 _ => {
-                    self.error_in("Incorrect condition type", "The condition expression must be of type bool.", cond_range, whole);
+                    self.error_in(
+                        "Incorrect condition type",
+                        "The condition expression must be of type bool.",
+                        cond_range,
+                        whole,
+                    );
                     return Value::Unknown(result_ty);
                 }
             },
@@ -800,7 +947,7 @@ fn describe_mismatch(t: &Type, f: &Type) -> String {
 fn article_name(t: &Type) -> String {
     let name = t.friendly_name();
     match t {
-        Type::Tuple(_) | Type::Object(_) => format!("{name}"),
+        Type::Tuple(_) | Type::Object(_) => name,
         _ if name.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {name}"),
         _ => format!("a {name}"),
     }
@@ -811,10 +958,22 @@ fn arithmetic(op: &str, a: &Number, b: &Number) -> Result<Value, String> {
     use std::cmp::Ordering::*;
     let nan = |what: &str| what.to_string();
     Ok(match op {
-        "+" => Value::Number(a.add(b).map_err(|_| nan("can't compute sum of opposing infinities"))?),
-        "-" => Value::Number(a.sub(b).map_err(|_| nan("can't subtract infinity from itself"))?),
-        "*" => Value::Number(a.mul(b).map_err(|_| nan("can't multiply zero by infinity"))?),
-        "/" => Value::Number(a.div(b).map_err(|_| nan("can't divide zero by zero or infinity by infinity"))?),
+        "+" => Value::Number(
+            a.add(b)
+                .map_err(|_| nan("can't compute sum of opposing infinities"))?,
+        ),
+        "-" => Value::Number(
+            a.sub(b)
+                .map_err(|_| nan("can't subtract infinity from itself"))?,
+        ),
+        "*" => Value::Number(
+            a.mul(b)
+                .map_err(|_| nan("can't multiply zero by infinity"))?,
+        ),
+        "/" => Value::Number(
+            a.div(b)
+                .map_err(|_| nan("can't divide zero by zero or infinity by infinity"))?,
+        ),
         "%" => Value::Number(modulo(a, b)?),
         "<" => Value::Bool(a.cmp_value(b) == Less),
         ">" => Value::Bool(a.cmp_value(b) == Greater),
@@ -828,12 +987,16 @@ fn arithmetic(op: &str, a: &Number, b: &Number) -> Result<Value, String> {
 /// `a` itself when `b` is zero, infinities multiplied through.
 fn modulo(a: &Number, b: &Number) -> Result<Number, String> {
     if a.is_infinite() || b.is_infinite() {
-        return a.mul(b).map_err(|_| "can't use modulo with zero and infinity".to_string());
+        return a
+            .mul(b)
+            .map_err(|_| "can't use modulo with zero and infinity".to_string());
     }
     if b.is_zero() && !b.is_negative() {
         return Ok(a.clone());
     }
-    let ratio = a.div(b).map_err(|_| "can't use modulo with zero".to_string())?;
+    let ratio = a
+        .div(b)
+        .map_err(|_| "can't use modulo with zero".to_string())?;
     let whole = ratio.trunc().with_precision(a.precision());
     let product = b.mul(&whole).map_err(|_| "overflow".to_string())?;
     let mut r = a.sub(&product).map_err(|_| "overflow".to_string())?;
@@ -885,32 +1048,57 @@ pub(crate) fn iterate(coll: &Value) -> Option<Vec<(Value, Value)>> {
 pub fn get_attr(value: &Value, name: &str) -> Result<Value, (&'static str, String)> {
     let quoted = super::display::go_quote(name);
     match value {
-        Value::Null(_) => Err(("Attempt to get attribute from null value", "This value is null, so it does not have any attributes.".into())),
+        Value::Null(_) => Err((
+            "Attempt to get attribute from null value",
+            "This value is null, so it does not have any attributes.".into(),
+        )),
         Value::Unknown(Type::Dynamic) => Ok(DYNAMIC),
         Value::Unknown(Type::Object(attrs)) => match attrs.get(name) {
             Some(t) => Ok(Value::Unknown(t.clone())),
-            None => Err(("Unsupported attribute", format!("This object does not have an attribute named {quoted}."))),
+            None => Err((
+                "Unsupported attribute",
+                format!("This object does not have an attribute named {quoted}."),
+            )),
         },
         Value::Unknown(Type::Map(e)) => Ok(Value::Unknown((**e).clone())),
-        Value::Object(attrs) => attrs
-            .get(name)
-            .cloned()
-            .ok_or_else(|| ("Unsupported attribute", format!("This object does not have an attribute named {quoted}."))),
-        Value::Map(_, items) => items
-            .get(name)
-            .cloned()
-            .ok_or_else(|| ("Missing map element", format!("This map does not have an element with the key {quoted}."))),
+        Value::Object(attrs) => attrs.get(name).cloned().ok_or_else(|| {
+            (
+                "Unsupported attribute",
+                format!("This object does not have an attribute named {quoted}."),
+            )
+        }),
+        Value::Map(_, items) => items.get(name).cloned().ok_or_else(|| {
+            (
+                "Missing map element",
+                format!("This map does not have an element with the key {quoted}."),
+            )
+        }),
         other => {
             let ty = other.ty();
             let detail = match &ty {
                 Type::List(e) | Type::Set(e) if matches!(**e, Type::Object(_)) => {
-                    let kind = if matches!(ty, Type::List(_)) { "list" } else { "set" };
-                    format!("Can't access attributes on a {kind} of objects. Did you mean to access attribute {quoted} for a specific element of the {kind}, or across all elements of the {kind}?")
+                    let kind = if matches!(ty, Type::List(_)) {
+                        "list"
+                    } else {
+                        "set"
+                    };
+                    format!(
+                        "Can't access attributes on a {kind} of objects. Did you mean to access attribute {quoted} for a specific element of the {kind}, or across all elements of the {kind}?"
+                    )
                 }
                 Type::List(_) | Type::Set(_) | Type::Tuple(_) => {
-                    format!("Can't access attributes on a {}.", match ty { Type::Tuple(_) => "tuple".to_string(), _ => ty.friendly_name() })
+                    format!(
+                        "Can't access attributes on a {}.",
+                        match ty {
+                            Type::Tuple(_) => "tuple".to_string(),
+                            _ => ty.friendly_name(),
+                        }
+                    )
                 }
-                _ => format!("Can't access attributes on a primitive-typed value ({}).", ty.friendly_name()),
+                _ => format!(
+                    "Can't access attributes on a primitive-typed value ({}).",
+                    ty.friendly_name()
+                ),
             };
             Err(("Unsupported attribute", detail))
         }
@@ -922,7 +1110,10 @@ pub fn index(value: &Value, key: &Value) -> Result<Value, (&'static str, String)
     const INVALID: &str = "Invalid index";
     let prefix = "The given key does not identify an element in this collection value";
     if value.is_null() {
-        return Err(("Attempt to index null value", "This value is null, so it does not have any indices.".into()));
+        return Err((
+            "Attempt to index null value",
+            "This value is null, so it does not have any indices.".into(),
+        ));
     }
     if key.is_null() {
         return Err((INVALID, "Can't use a null value as an indexing key.".into()));
@@ -1017,8 +1208,14 @@ mod tests {
         assert_eq!(show("[{a = 1}, {a = 2}][*].a"), "[\n  1,\n  2,\n]");
         assert_eq!(show("null[*]"), "[]");
         assert_eq!(show("1[*]"), "[\n  1,\n]");
-        assert_eq!(show("{for k, v in {b = 1, a = 2} : v => k}"), "{\n  \"1\" = \"b\"\n  \"2\" = \"a\"\n}");
-        assert_eq!(show("{for x in [1, 1, 2] : x => x...}"), "{\n  \"1\" = [\n    1,\n    1,\n  ]\n  \"2\" = [\n    2,\n  ]\n}");
+        assert_eq!(
+            show("{for k, v in {b = 1, a = 2} : v => k}"),
+            "{\n  \"1\" = \"b\"\n  \"2\" = \"a\"\n}"
+        );
+        assert_eq!(
+            show("{for x in [1, 1, 2] : x => x...}"),
+            "{\n  \"1\" = [\n    1,\n    1,\n  ]\n  \"2\" = [\n    2,\n  ]\n}"
+        );
         assert!(show("[1][2]").contains("greater than or equal"));
     }
 

@@ -30,7 +30,7 @@ pub use convert::{ConvertError, conversion_exists, convert, convert_with, unify,
 pub use diagnostic::Diagnostic;
 pub use display::{console_string, go_quote, json_string, to_json};
 pub use expr::{Evaluation, evaluate, evaluate_str, get_attr, index};
-pub use module::{FileDiagnostic, Module, ModuleInputs, local_references};
+pub use module::{FileDiagnostic, Module, ModuleInputs, VarOption, local_references};
 pub use number::{NotANumber, Number, PRECISION};
 pub use types::Type;
 pub use value::{Value, set_order};

@@ -37,14 +37,12 @@ impl FileDiagnostic {
 
 /// How input variables get their values, in Terraform's order of
 /// precedence (later wins): defaults, `TF_VAR_` environment variables,
-/// `terraform.tfvars`, `*.auto.tfvars`, then `var_files` and `vars` in
-/// the order given.
+/// `terraform.tfvars`, `*.auto.tfvars`, then the `-var` and `-var-file`
+/// options in the order given.
 #[derive(Clone, Debug, Default)]
 pub struct ModuleInputs {
-    /// `-var NAME=VALUE` options, in order.
-    pub vars: Vec<(String, String)>,
-    /// `-var-file FILE` options, in order.
-    pub var_files: Vec<PathBuf>,
+    /// `-var NAME=VALUE` and `-var-file FILE` options, in the order given.
+    pub options: Vec<VarOption>,
     /// `TF_VAR_name` environment variables (name without the prefix).
     pub env: Vec<(String, String)>,
     /// `terraform.workspace` (default `default`).
@@ -64,6 +62,15 @@ impl ModuleInputs {
         }
         inputs
     }
+}
+
+/// A `-var` or `-var-file` option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarOption {
+    /// `-var NAME=VALUE`.
+    Var(String, String),
+    /// `-var-file FILE`.
+    File(PathBuf),
 }
 
 struct SourceFile {
@@ -119,7 +126,11 @@ impl Module {
                     diagnostics.push(FileDiagnostic {
                         path: display,
                         text: "".into(),
-                        diagnostic: Diagnostic::new("Failed to read file", e.to_string(), Default::default()),
+                        diagnostic: Diagnostic::new(
+                            "Failed to read file",
+                            e.to_string(),
+                            Default::default(),
+                        ),
                     });
                     continue;
                 }
@@ -149,7 +160,9 @@ impl Module {
             let Some(body) = &file.body else { continue };
             for block in body.blocks() {
                 let labels: Vec<String> = block.labels().map(|l| l.value()).collect();
-                let Some(block_body) = block.body() else { continue };
+                let Some(block_body) = block.body() else {
+                    continue;
+                };
                 match (block.type_name().as_deref(), labels.as_slice()) {
                     (Some("variable"), [name]) => {
                         let constraint = match block_body.attribute("type").and_then(|a| a.expr()) {
@@ -159,7 +172,11 @@ impl Module {
                                     diagnostics.push(FileDiagnostic {
                                         path: file.path.clone(),
                                         text: file.text.clone(),
-                                        diagnostic: Diagnostic::new("Invalid type specification", message, e.syntax().text_range()),
+                                        diagnostic: Diagnostic::new(
+                                            "Invalid type specification",
+                                            message,
+                                            e.syntax().text_range(),
+                                        ),
                                     });
                                     None
                                 }
@@ -186,7 +203,10 @@ impl Module {
                         }
                     }
                     (Some("resource"), [ty, name]) => {
-                        resources.entry(ty.clone()).or_default().insert(name.clone());
+                        resources
+                            .entry(ty.clone())
+                            .or_default()
+                            .insert(name.clone());
                     }
                     (Some("data"), [ty, name]) => {
                         data.entry(ty.clone()).or_default().insert(name.clone());
@@ -202,9 +222,13 @@ impl Module {
         // Input variables.
         let empty = EvalContext::new();
         let mut raw: BTreeMap<String, (Value, String, Arc<str>, Diagnostic)> = BTreeMap::new();
-        let mut set_raw = |name: &str, value: Value, path: &str, text: &Arc<str>, at: Diagnostic| {
-            raw.insert(name.to_string(), (value, path.to_string(), text.clone(), at));
-        };
+        let mut set_raw =
+            |name: &str, value: Value, path: &str, text: &Arc<str>, at: Diagnostic| {
+                raw.insert(
+                    name.to_string(),
+                    (value, path.to_string(), text.clone(), at),
+                );
+            };
         let declared = |name: &str| variables.get(name);
         for (name, text) in &inputs.env {
             if let Some(decl) = declared(name) {
@@ -212,32 +236,41 @@ impl Module {
                 let (v, d) = string_input(text, decl.constraint.as_ref(), &empty);
                 let text: Arc<str> = text.as_str().into();
                 match d {
-                    Some(diag) => diagnostics.push(FileDiagnostic { path: label, text, diagnostic: diag }),
-                    None => set_raw(name, v, &label, &text, Diagnostic::new("", "", Default::default())),
+                    Some(diag) => diagnostics.push(FileDiagnostic {
+                        path: label,
+                        text,
+                        diagnostic: diag,
+                    }),
+                    None => set_raw(
+                        name,
+                        v,
+                        &label,
+                        &text,
+                        Diagnostic::new("", "", Default::default()),
+                    ),
                 }
             }
         }
         let mut tfvars: Vec<PathBuf> = Vec::new();
-        for auto in ["terraform.tfvars"] {
-            let p = dir.join(auto);
-            if p.is_file() {
-                tfvars.push(p);
-            }
+        let main_tfvars = dir.join("terraform.tfvars");
+        if main_tfvars.is_file() {
+            tfvars.push(main_tfvars);
         }
         let mut autos: Vec<PathBuf> = std::fs::read_dir(dir)
             .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
             .unwrap_or_default();
-        autos.retain(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".auto.tfvars")));
+        autos.retain(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(".auto.tfvars"))
+        });
         autos.sort();
         tfvars.extend(autos);
-        tfvars.extend(inputs.var_files.iter().cloned());
-        let cli_files = inputs.var_files.len();
-        let auto_count = tfvars.len() - cli_files;
-        let mut order: Vec<Input> = tfvars.iter().map(|p| Input::File(p.clone())).collect();
-        // `-var` and `-var-file` are taken in the order given; the files
-        // read automatically come first.
-        let _ = auto_count;
-        order.extend(inputs.vars.iter().map(|(n, v)| Input::Var(n.clone(), v.clone())));
+        let mut order: Vec<Input> = tfvars.into_iter().map(Input::File).collect();
+        order.extend(inputs.options.iter().map(|o| match o {
+            VarOption::Var(n, v) => Input::Var(n.clone(), v.clone()),
+            VarOption::File(p) => Input::File(p.clone()),
+        }));
         for input in order {
             match input {
                 Input::File(path) => {
@@ -248,7 +281,11 @@ impl Module {
                             diagnostics.push(FileDiagnostic {
                                 path: display,
                                 text: "".into(),
-                                diagnostic: Diagnostic::new("Failed to read variables file", e.to_string(), Default::default()),
+                                diagnostic: Diagnostic::new(
+                                    "Failed to read variables file",
+                                    e.to_string(),
+                                    Default::default(),
+                                ),
                             });
                             continue;
                         }
@@ -258,21 +295,37 @@ impl Module {
                         diagnostics.push(FileDiagnostic {
                             path: display.clone(),
                             text: text.clone(),
-                            diagnostic: Diagnostic::new("Invalid syntax", e.message.clone(), e.range),
+                            diagnostic: Diagnostic::new(
+                                "Invalid syntax",
+                                e.message.clone(),
+                                e.range,
+                            ),
                         });
                     }
                     let Some(body) = parse.body() else { continue };
                     for attr in body.attributes() {
-                        let (Some(name), Some(expr)) = (attr.name(), attr.expr()) else { continue };
+                        let (Some(name), Some(expr)) = (attr.name(), attr.expr()) else {
+                            continue;
+                        };
                         if declared(&name).is_none() {
                             continue;
                         }
                         let r = evaluate(&expr, &empty);
                         if r.diagnostics.is_empty() {
-                            set_raw(&name, r.value, &display, &text, Diagnostic::new("", "", expr.syntax().text_range()));
+                            set_raw(
+                                &name,
+                                r.value,
+                                &display,
+                                &text,
+                                Diagnostic::new("", "", expr.syntax().text_range()),
+                            );
                         } else {
                             for d in r.diagnostics {
-                                diagnostics.push(FileDiagnostic { path: display.clone(), text: text.clone(), diagnostic: d });
+                                diagnostics.push(FileDiagnostic {
+                                    path: display.clone(),
+                                    text: text.clone(),
+                                    diagnostic: d,
+                                });
                             }
                         }
                     }
@@ -294,8 +347,18 @@ impl Module {
                     };
                     let (v, d) = string_input(&text, decl.constraint.as_ref(), &empty);
                     match d {
-                        Some(diag) => diagnostics.push(FileDiagnostic { path: label, text: arc, diagnostic: diag }),
-                        None => set_raw(&name, v, &label, &arc, Diagnostic::new("", "", Default::default())),
+                        Some(diag) => diagnostics.push(FileDiagnostic {
+                            path: label,
+                            text: arc,
+                            diagnostic: diag,
+                        }),
+                        None => set_raw(
+                            &name,
+                            v,
+                            &label,
+                            &arc,
+                            Diagnostic::new("", "", Default::default()),
+                        ),
                     }
                 }
             }
@@ -310,13 +373,29 @@ impl Module {
                     Some(e) => {
                         let r = evaluate(e, &empty);
                         for d in &r.diagnostics {
-                            diagnostics.push(FileDiagnostic { path: file.path.clone(), text: file.text.clone(), diagnostic: d.clone() });
+                            diagnostics.push(FileDiagnostic {
+                                path: file.path.clone(),
+                                text: file.text.clone(),
+                                diagnostic: d.clone(),
+                            });
                         }
-                        (r.value, file.path.clone(), file.text.clone(), e.syntax().text_range())
+                        (
+                            r.value,
+                            file.path.clone(),
+                            file.text.clone(),
+                            e.syntax().text_range(),
+                        )
                     }
                     None => {
                         // No value: Terraform would ask for one; it is unknown here.
-                        var_values.insert(name.clone(), Value::Unknown(decl.constraint.as_ref().map_or(Type::Dynamic, Constraint::to_type)));
+                        var_values.insert(
+                            name.clone(),
+                            Value::Unknown(
+                                decl.constraint
+                                    .as_ref()
+                                    .map_or(Type::Dynamic, Constraint::to_type),
+                            ),
+                        );
                         continue;
                     }
                 },
@@ -353,14 +432,13 @@ impl Module {
         // The context locals see.
         let mut ctx = EvalContext::with_parent(Arc::new(base));
         ctx.set_variable("var", Value::Object(var_values));
-        let cwd = std::env::current_dir().map(|p| p.display().to_string()).unwrap_or_else(|_| ".".into());
-        let module_path = {
-            let shown = dir.display().to_string();
-            if shown.is_empty() { ".".to_string() } else { shown }
-        };
+        // As `terraform -chdir=DIR console`: the module is the working folder.
+        let cwd = std::fs::canonicalize(dir)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| dir.display().to_string());
         let mut path_obj = BTreeMap::new();
-        path_obj.insert("module".to_string(), Value::string(&module_path));
-        path_obj.insert("root".to_string(), Value::string(&module_path));
+        path_obj.insert("module".to_string(), Value::string("."));
+        path_obj.insert("root".to_string(), Value::string("."));
         path_obj.insert("cwd".to_string(), Value::string(cwd));
         ctx.set_variable("path", Value::Object(path_obj));
         let mut tf = BTreeMap::new();
@@ -370,7 +448,12 @@ impl Module {
         );
         ctx.set_variable("terraform", Value::Object(tf));
         let unknown_names = |names: &BTreeSet<String>| {
-            Value::Object(names.iter().map(|n| (n.clone(), Value::Unknown(Type::Dynamic))).collect())
+            Value::Object(
+                names
+                    .iter()
+                    .map(|n| (n.clone(), Value::Unknown(Type::Dynamic)))
+                    .collect(),
+            )
         };
         for (ty, names) in &resources {
             ctx.set_variable(ty.clone(), unknown_names(names));
@@ -378,7 +461,11 @@ impl Module {
         if !data.is_empty() {
             ctx.set_variable(
                 "data",
-                Value::Object(data.iter().map(|(t, n)| (t.clone(), unknown_names(n))).collect()),
+                Value::Object(
+                    data.iter()
+                        .map(|(t, n)| (t.clone(), unknown_names(n)))
+                        .collect(),
+                ),
             );
         }
         if !modules.is_empty() {
@@ -396,7 +483,14 @@ impl Module {
         let mut steps = Vec::new();
         for name in locals.keys() {
             let mut stack: Vec<String> = Vec::new();
-            visit_local(name, &locals, &local_refs, &mut state, &mut stack, &mut steps);
+            visit_local(
+                name,
+                &locals,
+                &local_refs,
+                &mut state,
+                &mut stack,
+                &mut steps,
+            );
         }
         for step in steps {
             match step {
@@ -404,24 +498,35 @@ impl Module {
                     let (file, expr) = &locals[&n];
                     let file = &files[*file];
                     ctx.set_variable("local", Value::Object(values.clone()));
-                    let Evaluation { value, diagnostics: ds } = evaluate(expr, &ctx);
+                    let Evaluation {
+                        value,
+                        diagnostics: ds,
+                    } = evaluate(expr, &ctx);
                     values.insert(n.clone(), value);
                     let list = local_diagnostics.entry(n).or_default();
                     for d in ds {
-                        list.push(FileDiagnostic { path: file.path.clone(), text: file.text.clone(), diagnostic: d });
+                        list.push(FileDiagnostic {
+                            path: file.path.clone(),
+                            text: file.text.clone(),
+                            diagnostic: d,
+                        });
                     }
                 }
                 Step::Cycle(members, n) => {
                     let (file, expr) = &locals[&n];
                     let file = &files[*file];
                     let names: Vec<String> = members.iter().map(|c| format!("local.{c}")).collect();
-                    let diagnostic = Diagnostic::new("Cycle", names.join(", "), expr.syntax().text_range());
+                    let diagnostic =
+                        Diagnostic::new("Cycle", names.join(", "), expr.syntax().text_range());
                     for m in members {
-                        local_diagnostics.entry(m.clone()).or_default().push(FileDiagnostic {
-                            path: file.path.clone(),
-                            text: file.text.clone(),
-                            diagnostic: diagnostic.clone(),
-                        });
+                        local_diagnostics
+                            .entry(m.clone())
+                            .or_default()
+                            .push(FileDiagnostic {
+                                path: file.path.clone(),
+                                text: file.text.clone(),
+                                diagnostic: diagnostic.clone(),
+                            });
                         values.insert(m, Value::Unknown(Type::Dynamic));
                     }
                 }
@@ -522,7 +627,9 @@ pub fn local_references(expr: &Expr) -> Vec<String> {
         if node.kind() != VARIABLE || node.text() != "local" {
             continue;
         }
-        let Some(parent) = node.parent() else { continue };
+        let Some(parent) = node.parent() else {
+            continue;
+        };
         if parent.kind() != GET_ATTR {
             continue;
         }
@@ -539,7 +646,11 @@ pub fn local_references(expr: &Expr) -> Vec<String> {
 
 /// A value given as a string (`-var`, `TF_VAR_`): taken literally for a
 /// primitive type, read as an expression otherwise.
-fn string_input(text: &str, constraint: Option<&Constraint>, ctx: &EvalContext) -> (Value, Option<Diagnostic>) {
+fn string_input(
+    text: &str,
+    constraint: Option<&Constraint>,
+    ctx: &EvalContext,
+) -> (Value, Option<Diagnostic>) {
     // Without a type, or with a primitive one, the text is the value.
     let literal = match constraint {
         None => true,

@@ -36,7 +36,10 @@ enum Form {
     Zero,
     Inf,
     /// `mant * 2^exp`, `mant` odd.
-    Finite { mant: BigUint, exp: i64 },
+    Finite {
+        mant: BigUint,
+        exp: i64,
+    },
 }
 
 /// An arithmetic operation with no defined result (`0/0`, `∞ - ∞`, `0 × ∞`).
@@ -378,7 +381,9 @@ impl Number {
     pub fn floor(&self) -> Number {
         let t = self.trunc();
         if self.neg && !self.is_integer() {
-            t.sub(&Number::from_i64(1)).unwrap_or(t).with_precision(self.prec)
+            t.sub(&Number::from_i64(1))
+                .unwrap_or(t)
+                .with_precision(self.prec)
         } else {
             t
         }
@@ -388,7 +393,9 @@ impl Number {
     pub fn ceil(&self) -> Number {
         let t = self.trunc();
         if !self.neg && !self.is_integer() {
-            t.add(&Number::from_i64(1)).unwrap_or(t).with_precision(self.prec)
+            t.add(&Number::from_i64(1))
+                .unwrap_or(t)
+                .with_precision(self.prec)
         } else {
             t
         }
@@ -554,7 +561,7 @@ fn from_decimal(neg: bool, mant: BigUint, e10: i64) -> Number {
         };
     }
     const EXACT_LIMIT: i64 = 20_000;
-    if e10 >= 0 && e10 <= EXACT_LIMIT {
+    if (0..=EXACT_LIMIT).contains(&e10) {
         let scaled = mant * BigUint::from(10u32).pow(e10 as u32);
         return rounded(neg, scaled, 0, PRECISION, false);
     }

@@ -80,7 +80,10 @@ fn flatten(parts: impl IntoIterator<Item = TemplatePart>, heredoc: bool, out: &m
                         out.push(flat(Piece::Literal(decoded), (false, false)));
                     }
                 } else {
-                    out.push(flat(Piece::Literal(ast::decode_quoted(text)), (false, false)));
+                    out.push(flat(
+                        Piece::Literal(ast::decode_quoted(text)),
+                        (false, false),
+                    ));
                 }
             }
             TemplatePart::Interpolation(i) => {
@@ -88,29 +91,47 @@ fn flatten(parts: impl IntoIterator<Item = TemplatePart>, heredoc: bool, out: &m
                 out.push(flat(Piece::Interp(i.expr(), r), strip_markers(i.syntax())));
             }
             TemplatePart::If(t) => {
-                let strips = t.if_directive().map_or((false, false), |d| strip_markers(d.syntax()));
+                let strips = t
+                    .if_directive()
+                    .map_or((false, false), |d| strip_markers(d.syntax()));
                 out.push(flat(Piece::If(t.condition()), strips));
                 flatten(t.then_parts(), heredoc, out);
                 if let Some(e) = t.else_directive() {
                     out.push(flat(Piece::Else, strip_markers(e.syntax())));
                     flatten(t.else_parts(), heredoc, out);
                 }
-                let strips = t.endif_directive().map_or((false, false), |d| strip_markers(d.syntax()));
+                let strips = t
+                    .endif_directive()
+                    .map_or((false, false), |d| strip_markers(d.syntax()));
                 out.push(flat(Piece::EndIf, strips));
             }
             TemplatePart::For(t) => {
                 let d = t.for_directive();
-                let strips = d.as_ref().map_or((false, false), |d| strip_markers(d.syntax()));
-                let key = d.as_ref().and_then(|d| d.key_var()).map(|t| t.text().to_string());
+                let strips = d
+                    .as_ref()
+                    .map_or((false, false), |d| strip_markers(d.syntax()));
+                let key = d
+                    .as_ref()
+                    .and_then(|d| d.key_var())
+                    .map(|t| t.text().to_string());
                 let value = d
                     .as_ref()
                     .and_then(|d| d.value_var())
                     .map(|t| t.text().to_string())
                     .unwrap_or_default();
                 let collection = d.as_ref().and_then(|d| d.collection());
-                out.push(flat(Piece::For { key, value, collection }, strips));
+                out.push(flat(
+                    Piece::For {
+                        key,
+                        value,
+                        collection,
+                    },
+                    strips,
+                ));
                 flatten(t.body_parts(), heredoc, out);
-                let strips = t.endfor_directive().map_or((false, false), |d| strip_markers(d.syntax()));
+                let strips = t
+                    .endfor_directive()
+                    .map_or((false, false), |d| strip_markers(d.syntax()));
                 out.push(flat(Piece::EndFor, strips));
             }
         }
@@ -121,16 +142,18 @@ fn flatten(parts: impl IntoIterator<Item = TemplatePart>, heredoc: bool, out: &m
 /// right beside it.
 fn apply_strips(flat: &mut [Flat]) {
     for i in 0..flat.len() {
-        if flat[i].strip_before && i > 0 {
-            if let Piece::Literal(s) = &mut flat[i - 1].piece {
-                let keep = s.trim_end().len();
-                s.truncate(keep);
-            }
+        if flat[i].strip_before
+            && i > 0
+            && let Piece::Literal(s) = &mut flat[i - 1].piece
+        {
+            let keep = s.trim_end().len();
+            s.truncate(keep);
         }
-        if flat[i].strip_after && i + 1 < flat.len() {
-            if let Piece::Literal(s) = &mut flat[i + 1].piece {
-                *s = s.trim_start().to_string();
-            }
+        if flat[i].strip_after
+            && i + 1 < flat.len()
+            && let Piece::Literal(s) = &mut flat[i + 1].piece
+        {
+            *s = s.trim_start().to_string();
         }
     }
 }
@@ -158,10 +181,10 @@ fn flush(flat: &mut [Flat]) {
                 _ => min = 0,
             }
         }
-        if let Piece::Literal(s) = &f.piece {
-            if s.ends_with('\n') {
-                line_start = true;
-            }
+        if let Piece::Literal(s) = &f.piece
+            && s.ends_with('\n')
+        {
+            line_start = true;
         }
     }
     if min == usize::MAX {
@@ -175,9 +198,13 @@ fn flush(flat: &mut [Flat]) {
     }
 }
 
+/// A directive being rebuilt: its nodes so far, its opener, and for an
+/// `if` with an `else`, the nodes before the `else`.
+type Open = (Vec<Node>, Option<Piece>, Option<Vec<Node>>);
+
 /// Rebuilds the tree from the flat pieces, joining adjacent literals.
 fn build(flat: Vec<Flat>) -> Vec<Node> {
-    let mut stack: Vec<(Vec<Node>, Option<Piece>, Option<Vec<Node>>)> = vec![(Vec::new(), None, None)];
+    let mut stack: Vec<Open> = vec![(Vec::new(), None, None)];
     for f in flat {
         match f.piece {
             Piece::Literal(s) => {
@@ -205,7 +232,11 @@ fn build(flat: Vec<Flat>) -> Vec<Node> {
                         Some(then_body) => Node::If(cond, then_body, body),
                         None => Node::If(cond, body, Vec::new()),
                     },
-                    Some(Piece::For { key, value, collection }) => Node::For {
+                    Some(Piece::For {
+                        key,
+                        value,
+                        collection,
+                    }) => Node::For {
                         key,
                         value,
                         collection,
@@ -323,8 +354,15 @@ fn render(ev: &mut Evaluator<'_>, nodes: &[Node], out: &mut String) -> Rendered 
                 let r = render(ev, branch, out);
                 degrade(&mut state, r);
             }
-            Node::For { key, value, collection, body } => {
-                let Some(coll_expr) = collection else { continue };
+            Node::For {
+                key,
+                value,
+                collection,
+                body,
+            } => {
+                let Some(coll_expr) = collection else {
+                    continue;
+                };
                 let before = ev.diagnostics.len();
                 let coll = ev.eval(coll_expr);
                 if ev.diagnostics.len() > before {
@@ -363,7 +401,8 @@ fn render(ev: &mut Evaluator<'_>, nodes: &[Node], out: &mut String) -> Rendered 
                     },
                 };
                 for (k, v) in pairs {
-                    let r = ev.with_bindings(key.as_deref(), k, value, v, |ev| render(ev, body, out));
+                    let r =
+                        ev.with_bindings(key.as_deref(), k, value, v, |ev| render(ev, body, out));
                     degrade(&mut state, r);
                 }
             }
@@ -413,10 +452,22 @@ mod tests {
     fn templates() {
         assert_eq!(eval("\"a${1 + 1}b\""), Value::string("a2b"));
         assert_eq!(eval("\"${[1]}\""), Value::Tuple(vec![Value::int(1)]));
-        assert_eq!(eval("\"x %{ if true ~} y %{~ endif } z\""), Value::string("x y z"));
-        assert_eq!(eval("\"%{ for x in [1, 2] }${x},%{ endfor }\""), Value::string("1,2,"));
-        assert_eq!(eval("\"%{ if false }a%{ else }b%{ endif }\""), Value::string("b"));
-        assert_eq!(eval("<<-EOT\n    a\n      b\n    EOT\n"), Value::string("a\n  b\n"));
+        assert_eq!(
+            eval("\"x %{ if true ~} y %{~ endif } z\""),
+            Value::string("x y z")
+        );
+        assert_eq!(
+            eval("\"%{ for x in [1, 2] }${x},%{ endfor }\""),
+            Value::string("1,2,")
+        );
+        assert_eq!(
+            eval("\"%{ if false }a%{ else }b%{ endif }\""),
+            Value::string("b")
+        );
+        assert_eq!(
+            eval("<<-EOT\n    a\n      b\n    EOT\n"),
+            Value::string("a\n  b\n")
+        );
         assert_eq!(eval("<<EOT\n  $${x}\nEOT\n"), Value::string("  ${x}\n"));
         assert_eq!(eval("\"\\u00e9\""), Value::string("é"));
     }

@@ -101,7 +101,9 @@ impl Value {
             Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
                 items.iter().all(Value::is_wholly_known)
             }
-            Value::Map(_, items) | Value::Object(items) => items.values().all(Value::is_wholly_known),
+            Value::Map(_, items) | Value::Object(items) => {
+                items.values().all(Value::is_wholly_known)
+            }
             _ => true,
         }
     }
@@ -199,7 +201,10 @@ impl Value {
 }
 
 fn entries_raw_equal(a: &BTreeMap<String, Value>, b: &BTreeMap<String, Value>) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && va.raw_equals(vb))
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((ka, va), (kb, vb))| ka == kb && va.raw_equals(vb))
 }
 
 fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Value {

@@ -1,0 +1,123 @@
+//! `hclwright eval` as a user runs it.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn eval(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hclwright"));
+    cmd.arg("eval").args(args).env_remove("TF_WORKSPACE");
+    for (k, _) in std::env::vars() {
+        if k.starts_with("TF_VAR_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn prints_like_terraform_console() {
+    let (code, out, _) = eval(
+        &["--dir", "fixtures/eval/console", "tolist([1, \"a\"])"],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out, "tolist([\n  \"1\",\n  \"a\",\n])\n");
+}
+
+#[test]
+fn module_variables_and_options_in_order() {
+    let dir = "fixtures/eval/modules/inputs";
+    let (code, out, err) = eval(
+        &[
+            "--dir",
+            dir,
+            "--var",
+            "b=first",
+            "--var-file",
+            "fixtures/eval/modules/inputs/extra.tfvars",
+            "--var=a=last",
+            "local.a_then_b",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "\"last/from extra.tfvars\"\n");
+}
+
+#[test]
+fn expression_from_stdin_and_json() {
+    let (code, out, _) = eval(
+        &["--dir", "fixtures/eval/console", "--json", "-"],
+        Some("{b = [1, true], a = null}\n"),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "{\"value\":{\"a\":null,\"b\":[1,true]},\"type\":[\"object\",{\"a\":\"dynamic\",\"b\":[\"tuple\",[\"number\",\"bool\"]]}]}\n"
+    );
+}
+
+#[test]
+fn errors_are_positioned_and_exit_1() {
+    let (code, out, err) = eval(&["--dir", "fixtures/eval/console", "[1, 2][5]"], None);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.starts_with("<expr>:1:7: Invalid index"), "{err}");
+    let (code, _, err) = eval(&["--dir", "fixtures/eval/console", "1 +"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("<expr>:1:"), "{err}");
+}
+
+#[test]
+fn a_broken_local_is_reported_where_it_is() {
+    let dir = tempdir();
+    std::fs::write(
+        dir.join("main.tf"),
+        "locals {\n  a = local.b\n  b = local.a\n  c = 1 + \"x\"\n  d = 2\n}\n",
+    )
+    .unwrap();
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = eval(&["--dir", d, "local.d"], None);
+    assert_eq!((code, out.as_str()), (0, "2\n"));
+    let (code, _, err) = eval(&["--dir", d, "local.a"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("Cycle: local.a, local.b"), "{err}");
+    let (code, _, err) = eval(&["--dir", d, "local.c"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("main.tf:4:11: Invalid operand"), "{err}");
+}
+
+fn tempdir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "hclwright-eval-{}-{}",
+        std::process::id(),
+        rand_suffix()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
