@@ -80,17 +80,28 @@ fn range(e: &Expr) -> TextRange {
 }
 
 /// The range of a node without its leading and trailing trivia.
+/// Computed only for diagnostics: finding the first and last tokens walks
+/// down the tree.
 fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
-    let significant = |t: &crate::SyntaxToken| !t.kind().is_trivia();
-    let mut tokens = node
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(significant);
-    let Some(first) = tokens.next() else {
-        return node.text_range();
-    };
-    let last = tokens.last().unwrap_or_else(|| first.clone());
-    TextRange::new(first.text_range().start(), last.text_range().end())
+    let range = node.text_range();
+    let mut first = node.first_token();
+    while let Some(t) = first.clone().filter(|t| t.kind().is_trivia()) {
+        first = t
+            .next_token()
+            .filter(|n| n.text_range().end() <= range.end());
+    }
+    let mut last = node.last_token();
+    while let Some(t) = last.clone().filter(|t| t.kind().is_trivia()) {
+        last = t
+            .prev_token()
+            .filter(|p| p.text_range().start() >= range.start());
+    }
+    match (first, last) {
+        (Some(f), Some(l)) if f.text_range().start() <= l.text_range().end() => {
+            TextRange::new(f.text_range().start(), l.text_range().end())
+        }
+        _ => range,
+    }
 }
 
 impl<'c> Evaluator<'c> {
@@ -263,7 +274,7 @@ impl<'c> Evaluator<'c> {
 
     fn eval_call(&mut self, c: &ast::FunctionCall) -> Value {
         let name = c.name();
-        let call_range = trimmed_range(c.syntax());
+        let call_range = || trimmed_range(c.syntax());
         let name_range = c
             .name_tokens()
             .first()
@@ -271,7 +282,7 @@ impl<'c> Evaluator<'c> {
                 let last = c.name_tokens().last().cloned().unwrap_or_else(|| t.clone());
                 TextRange::new(t.text_range().start(), last.text_range().end())
             })
-            .unwrap_or(call_range);
+            .unwrap_or_else(call_range);
         let arg_exprs = c.args();
         let expand = c.arg_list().is_some_and(|l| l.has_ellipsis());
         let mut args: Vec<Value> = arg_exprs.iter().map(|a| self.eval(a)).collect();
@@ -294,7 +305,7 @@ impl<'c> Evaluator<'c> {
             return DYNAMIC;
         };
         if expand {
-            let last_range = arg_exprs.last().map_or(call_range, range);
+            let last_range = arg_exprs.last().map_or(call_range(), range);
             match args.pop() {
                 Some(Value::Null(_)) => {
                     self.error(
@@ -326,13 +337,13 @@ impl<'c> Evaluator<'c> {
                     n,
                     super::display::go_quote(missing)
                 ),
-                call_range,
-                call_range,
+                call_range(),
+                call_range(),
             );
             return DYNAMIC;
         }
         if args.len() > n && function.variadic.is_none() {
-            let extra = arg_exprs.get(n).map_or(call_range, range);
+            let extra = arg_exprs.get(n).map_or(call_range(), range);
             self.error_in(
                 "Too many function arguments",
                 format!(
@@ -341,7 +352,7 @@ impl<'c> Evaluator<'c> {
                     n
                 ),
                 extra,
-                call_range,
+                call_range(),
             );
             return DYNAMIC;
         }
@@ -352,7 +363,7 @@ impl<'c> Evaluator<'c> {
                     Some(i) => {
                         let at = arg_exprs
                             .get(i)
-                            .map_or(call_range, |a| trimmed_range(a.syntax()));
+                            .map_or(call_range(), |a| trimmed_range(a.syntax()));
                         let param = function
                             .params
                             .get(i)
@@ -366,7 +377,7 @@ impl<'c> Evaluator<'c> {
                                 err.message
                             ),
                             at,
-                            call_range,
+                            call_range(),
                         );
                     }
                     None => self.error_in(
@@ -376,8 +387,8 @@ impl<'c> Evaluator<'c> {
                             super::display::go_quote(&name),
                             err.message
                         ),
-                        call_range,
-                        call_range,
+                        call_range(),
+                        call_range(),
                     ),
                 }
                 DYNAMIC
@@ -386,7 +397,7 @@ impl<'c> Evaluator<'c> {
     }
 
     fn eval_for(&mut self, f: &ast::ForExpr) -> Value {
-        let whole = trimmed_range(f.syntax());
+        let whole = || trimmed_range(f.syntax());
         let Some(intro) = f.intro() else {
             return DYNAMIC;
         };
@@ -408,7 +419,7 @@ impl<'c> Evaluator<'c> {
                     "Iteration over null value",
                     "A null value cannot be used as the collection in a 'for' expression.",
                     coll_range,
-                    whole,
+                    whole(),
                 );
                 return DYNAMIC;
             }
@@ -418,7 +429,7 @@ impl<'c> Evaluator<'c> {
                     "Iteration over non-iterable value",
                     format!("A value of type {} cannot be used as the collection in a 'for' expression.", t.friendly_name()),
                     coll_range,
-                    whole,
+                    whole(),
                 );
                 return DYNAMIC;
             }
@@ -448,7 +459,7 @@ impl<'c> Evaluator<'c> {
                                 "Condition is null",
                                 "The value of the 'if' clause must not be null.",
                                 cr,
-                                whole,
+                                whole(),
                             );
                             self.scopes.truncate(mark);
                             return DYNAMIC;
@@ -468,7 +479,7 @@ impl<'c> Evaluator<'c> {
                                     "Invalid 'for' condition",
                                     format!("The 'if' clause value is invalid: {err}."),
                                     cr,
-                                    whole,
+                                    whole(),
                                 );
                                 self.scopes.truncate(mark);
                                 return DYNAMIC;
@@ -483,14 +494,14 @@ impl<'c> Evaluator<'c> {
                 if is_object {
                     let kx = key_expr.as_ref();
                     let key = kx.map_or(DYNAMIC, |x| self.eval(x));
-                    let kr = kx.map_or(whole, |x| trimmed_range(x.syntax()));
+                    let kr = || kx.map_or_else(whole, |x| trimmed_range(x.syntax()));
                     match key {
                         Value::Null(_) => {
                             self.error_in(
                                 "Invalid object key",
                                 "Key expression in 'for' expression must not produce a null value.",
-                                kr,
-                                whole,
+                                kr(),
+                                whole(),
                             );
                             self.scopes.truncate(mark);
                             return DYNAMIC;
@@ -508,8 +519,8 @@ impl<'c> Evaluator<'c> {
                                     self.error_in(
                                         "Duplicate object key",
                                         format!("Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.", super::display::go_quote(&k)),
-                                        kr,
-                                        whole,
+                                        kr(),
+                                        whole(),
                                     );
                                     self.scopes.truncate(mark);
                                     return DYNAMIC;
@@ -520,8 +531,8 @@ impl<'c> Evaluator<'c> {
                                 self.error_in(
                                     "Invalid object key",
                                     format!("The object key value is invalid: {err}."),
-                                    kr,
-                                    whole,
+                                    kr(),
+                                    whole(),
                                 );
                                 self.scopes.truncate(mark);
                                 return DYNAMIC;
@@ -713,7 +724,7 @@ impl<'c> Evaluator<'c> {
             return DYNAMIC;
         };
         let operand = self.eval(&operand_expr);
-        let whole = trimmed_range(u.syntax());
+        let whole = || trimmed_range(u.syntax());
         let want = if op == "!" { Type::Bool } else { Type::Number };
         let v = match convert(&operand, &want) {
             Ok(v) => v,
@@ -722,7 +733,7 @@ impl<'c> Evaluator<'c> {
                     "Invalid operand",
                     format!("Unsuitable value for unary operand: {err}."),
                     trimmed_range(operand_expr.syntax()),
-                    whole,
+                    whole(),
                 );
                 return Value::Unknown(want);
             }
@@ -732,8 +743,8 @@ impl<'c> Evaluator<'c> {
                 self.error_in(
                     "Operation failed",
                     "Error during operation: argument must not be null.",
-                    whole,
-                    whole,
+                    whole(),
+                    whole(),
                 );
                 Value::Unknown(want)
             }
@@ -749,7 +760,7 @@ impl<'c> Evaluator<'c> {
         let (Some(lhs_expr), Some(rhs_expr)) = (b.lhs(), b.rhs()) else {
             return DYNAMIC;
         };
-        let whole = trimmed_range(b.syntax());
+        let whole = || trimmed_range(b.syntax());
         let (operand_ty, result_ty) = match op.as_str() {
             "+" | "-" | "*" | "/" | "%" => (Type::Number, Type::Number),
             "<" | ">" | "<=" | ">=" => (Type::Number, Type::Bool),
@@ -765,7 +776,7 @@ impl<'c> Evaluator<'c> {
                 "Invalid operand",
                 format!("Unsuitable value for left operand: {err}."),
                 trimmed_range(lhs_expr.syntax()),
-                whole,
+                whole(),
             );
         }
         let rhs_before = self.diagnostics.len();
@@ -777,7 +788,7 @@ impl<'c> Evaluator<'c> {
                 "Invalid operand",
                 format!("Unsuitable value for right operand: {err}."),
                 trimmed_range(rhs_expr.syntax()),
-                whole,
+                whole(),
             );
         }
         let (Ok(lhs), Ok(rhs)) = (lhs, rhs) else {
@@ -810,8 +821,8 @@ impl<'c> Evaluator<'c> {
             self.error_in(
                 "Operation failed",
                 "Error during operation: argument must not be null.",
-                whole,
-                whole,
+                whole(),
+                whole(),
             );
             return Value::Unknown(result_ty);
         }
@@ -830,8 +841,8 @@ impl<'c> Evaluator<'c> {
                 self.error_in(
                     "Operation failed",
                     format!("Error during operation: {message}."),
-                    whole,
-                    whole,
+                    whole(),
+                    whole(),
                 );
                 Value::Unknown(result_ty)
             }
@@ -839,7 +850,7 @@ impl<'c> Evaluator<'c> {
     }
 
     fn eval_conditional(&mut self, c: &ast::Conditional) -> Value {
-        let whole = trimmed_range(c.syntax());
+        let whole = || trimmed_range(c.syntax());
         let (Some(cond_expr), Some(t_expr), Some(f_expr)) =
             (c.condition(), c.true_expr(), c.false_expr())
         else {
@@ -872,7 +883,12 @@ impl<'c> Evaluator<'c> {
                         describe_mismatch(&t.ty(), &f.ty())
                     );
                     let both = TextRange::new(range(&t_expr).start(), range(&f_expr).end());
-                    self.error_in("Inconsistent conditional result types", detail, both, whole);
+                    self.error_in(
+                        "Inconsistent conditional result types",
+                        detail,
+                        both,
+                        whole(),
+                    );
                     return DYNAMIC;
                 }
             }
@@ -889,7 +905,7 @@ impl<'c> Evaluator<'c> {
                     "Null condition",
                     "The condition value is null. Conditions must either be true or false.",
                     cond_range,
-                    whole,
+                    whole(),
                 );
                 return Value::Unknown(result_ty);
             }
@@ -901,7 +917,7 @@ impl<'c> Evaluator<'c> {
                         "Incorrect condition type",
                         "The condition expression must be of type bool.",
                         cond_range,
-                        whole,
+                        whole(),
                     );
                     return Value::Unknown(result_ty);
                 }
@@ -921,7 +937,7 @@ impl<'c> Evaluator<'c> {
                     "Inconsistent conditional result types",
                     format!("The {which} result value has the wrong type: {err}."),
                     trimmed_range(chosen_expr.syntax()),
-                    whole,
+                    whole(),
                 );
                 DYNAMIC
             }
