@@ -1,4 +1,5 @@
-//! Every expression of `fixtures/eval/console/cases.txt` evaluated as
+//! Every expression of `fixtures/eval/console/cases.txt` and
+//! `fixtures/eval/functions/cases.txt` evaluated as
 //! `terraform console` evaluated it (its output recorded in golden.jsonl
 //! by scripts/eval-goldens/record.py): the same text for a value, an
 //! error where terraform gave one.
@@ -22,11 +23,16 @@ fn case(line: &str) -> Case {
 
 #[test]
 fn matches_terraform_console() {
-    let golden = std::fs::read_to_string("fixtures/eval/console/golden.jsonl").unwrap();
-    let ctx = EvalContext::new().with_conversion_functions();
+    let golden = [
+        "fixtures/eval/console/golden.jsonl",
+        "fixtures/eval/functions/golden.jsonl",
+    ]
+    .map(|p| std::fs::read_to_string(p).unwrap())
+    .join("\n");
+    let ctx = EvalContext::new().with_terraform_functions();
     let mut failures = Vec::new();
     let mut count = 0;
-    for line in golden.lines() {
+    for line in golden.lines().filter(|l| !l.is_empty()) {
         let case = case(line);
         count += 1;
         let ours = evaluate_str(&case.expr, &ctx);

@@ -54,7 +54,7 @@ pub fn run(args: EvalArgs) -> i32 {
             }
         }
     }
-    let base = EvalContext::new().with_conversion_functions();
+    let base = EvalContext::new().with_terraform_functions();
     let dir = if args.dir.as_os_str() == "." {
         PathBuf::from(".")
     } else {

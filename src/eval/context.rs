@@ -204,6 +204,12 @@ impl Function {
         }
     }
 
+    /// The function with other positional parameters.
+    pub fn with_params(mut self, params: Vec<Param>) -> Function {
+        self.params = params;
+        self
+    }
+
     /// The function, taking any number of further arguments as `param`.
     pub fn variadic(mut self, param: Param) -> Function {
         self.variadic = Some(param);

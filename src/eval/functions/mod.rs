@@ -1,7 +1,11 @@
 //! Functions for the evaluation context, by family. HCL itself defines
 //! none; an application opts into the families it wants.
 
+pub mod collections;
 pub mod conversion;
+pub mod numbers;
+pub mod strings;
+mod support;
 
 use super::context::EvalContext;
 
@@ -17,6 +21,23 @@ impl EvalContext {
     /// ```
     pub fn with_conversion_functions(mut self) -> EvalContext {
         conversion::register(&mut self);
+        self
+    }
+
+    /// The context with Terraform's function library, the families
+    /// implemented so far: conversion, strings, collections and numbers.
+    ///
+    /// ```
+    /// use hclwright::eval::{EvalContext, console_string, evaluate_str};
+    /// let ctx = EvalContext::new().with_terraform_functions();
+    /// let v = evaluate_str("merge({a = 1}, {b = upper(\"x\")})", &ctx).unwrap();
+    /// assert_eq!(console_string(&v), "{\n  \"a\" = 1\n  \"b\" = \"X\"\n}");
+    /// ```
+    pub fn with_terraform_functions(mut self) -> EvalContext {
+        conversion::register(&mut self);
+        strings::register(&mut self);
+        collections::register(&mut self);
+        numbers::register(&mut self);
         self
     }
 }

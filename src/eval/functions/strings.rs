@@ -1,0 +1,361 @@
+//! String functions: `chomp endswith indent join lower regex regexall
+//! replace split startswith strcontains strrev substr title trim trimprefix
+//! trimspace trimsuffix upper`. Lengths and positions count grapheme
+//! clusters; regular expressions are RE2 syntax.
+
+use super::support::{Result, arg_error, int, p, s, string_fn};
+use crate::eval::context::{EvalContext, Function, FunctionError};
+use crate::eval::types::Type;
+use crate::eval::value::Value;
+use std::collections::BTreeMap;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Adds the string functions to `ctx`.
+pub fn register(ctx: &mut EvalContext) {
+    ctx.set_function("upper", string_fn(|x| go_map_case(x, true)));
+    ctx.set_function("lower", string_fn(|x| go_map_case(x, false)));
+    ctx.set_function("title", string_fn(title));
+    ctx.set_function(
+        "chomp",
+        string_fn(|x| x.trim_end_matches(['\r', '\n']).to_string()),
+    );
+    ctx.set_function("trimspace", string_fn(|x| x.trim().to_string()));
+    ctx.set_function("strrev", string_fn(|x| x.graphemes(true).rev().collect()));
+    ctx.set_function(
+        "trim",
+        two_strings("str", "cutset", |a, b| {
+            a.trim_matches(|c| b.contains(c)).to_string()
+        }),
+    );
+    ctx.set_function(
+        "trimprefix",
+        two_strings("str", "prefix", |a, b| {
+            a.strip_prefix(b).unwrap_or(a).to_string()
+        }),
+    );
+    ctx.set_function(
+        "trimsuffix",
+        two_strings("str", "suffix", |a, b| {
+            a.strip_suffix(b).unwrap_or(a).to_string()
+        }),
+    );
+    ctx.set_function("startswith", string_test("prefix", |a, b| a.starts_with(b)));
+    ctx.set_function("endswith", string_test("suffix", |a, b| a.ends_with(b)));
+    ctx.set_function("strcontains", string_test("substr", |a, b| a.contains(b)));
+    ctx.set_function(
+        "split",
+        Function::new(
+            vec![p("separator", Type::String), p("str", Type::String)],
+            Type::list(Type::String),
+            |args, _| {
+                let (sep, text) = (s(&args[0]), s(&args[1]));
+                let parts: Vec<Value> = if sep.is_empty() {
+                    text.chars().map(|c| Value::string(c.to_string())).collect()
+                } else {
+                    text.split(sep).map(Value::string).collect()
+                };
+                Ok(Value::List(Type::String, parts))
+            },
+        ),
+    );
+    ctx.set_function(
+        "join",
+        Function::new(vec![p("separator", Type::String)], Type::String, |args, _| {
+            let sep = s(&args[0]);
+            let lists = &args[1..];
+            if lists.is_empty() {
+                return Err(FunctionError::new("at least one list is required"));
+            }
+            let mut parts = Vec::new();
+            for (li, list) in lists.iter().enumerate() {
+                for (ei, v) in list.elements().unwrap_or_default().iter().enumerate() {
+                    match v {
+                        Value::Null(_) if lists.len() > 1 => {
+                            return Err(arg_error(
+                                li + 1,
+                                format!("element {ei} of list {} is null; cannot concatenate null values", li + 1),
+                            ));
+                        }
+                        Value::Null(_) => {
+                            return Err(arg_error(
+                                li + 1,
+                                format!("element {ei} is null; cannot concatenate null values"),
+                            ));
+                        }
+                        other => parts.push(other.as_str().unwrap_or_default().to_string()),
+                    }
+                }
+            }
+            Ok(Value::string(parts.join(sep)))
+        })
+        .variadic(p("lists", Type::list(Type::String))),
+    );
+    ctx.set_function(
+        "indent",
+        Function::new(
+            vec![p("spaces", Type::Number), p("str", Type::String)],
+            Type::String,
+            |args, _| {
+                let spaces = int(&args[0], 0, "spaces")?;
+                let pad = " ".repeat(spaces.max(0) as usize);
+                Ok(Value::string(
+                    s(&args[1]).replace('\n', &format!("\n{pad}")),
+                ))
+            },
+        ),
+    );
+    ctx.set_function(
+        "substr",
+        Function::new(
+            vec![
+                p("str", Type::String),
+                p("offset", Type::Number),
+                p("length", Type::Number),
+            ],
+            Type::String,
+            |args, _| {
+                let text = s(&args[0]);
+                let offset = int(&args[1], 1, "offset")?;
+                let length = int(&args[2], 2, "length")?;
+                Ok(Value::string(substr(text, offset, length)))
+            },
+        ),
+    );
+    ctx.set_function(
+        "replace",
+        Function::new(
+            vec![
+                p("str", Type::String),
+                p("substr", Type::String),
+                p("replace", Type::String),
+            ],
+            Type::String,
+            |args, _| {
+                let (text, find, with) = (s(&args[0]), s(&args[1]), s(&args[2]));
+                if find.len() > 1 && find.starts_with('/') && find.ends_with('/') {
+                    let re = compile(&find[1..find.len() - 1], 1)?;
+                    return Ok(Value::string(
+                        re.replace_all(text, go_template(with)).into_owned(),
+                    ));
+                }
+                Ok(Value::string(text.replace(find, with)))
+            },
+        ),
+    );
+    ctx.set_function(
+        "regex",
+        Function::with_return_type(
+            vec![p("pattern", Type::String), p("string", Type::String)],
+            |args| Ok(regex_type(s(&args[0]))?),
+            |args, _| {
+                let re = compile(s(&args[0]), 0)?;
+                match re.captures(s(&args[1])) {
+                    Some(c) => Ok(captures_value(&re, &c)),
+                    None => Err(FunctionError::new(
+                        "pattern did not match any part of the given string",
+                    )),
+                }
+            },
+        ),
+    );
+    ctx.set_function(
+        "regexall",
+        Function::with_return_type(
+            vec![p("pattern", Type::String), p("string", Type::String)],
+            |args| Ok(Type::list(regex_type(s(&args[0]))?)),
+            |args, ret| {
+                let re = compile(s(&args[0]), 0)?;
+                let all: Vec<Value> = re
+                    .captures_iter(s(&args[1]))
+                    .map(|c| captures_value(&re, &c))
+                    .collect();
+                let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+                Ok(Value::List(ety, all))
+            },
+        ),
+    );
+}
+
+fn two_strings(second: &'static str, _: &'static str, f: fn(&str, &str) -> String) -> Function {
+    Function::new(
+        vec![p("str", Type::String), p(second, Type::String)],
+        Type::String,
+        move |args, _| Ok(Value::string(f(s(&args[0]), s(&args[1])))),
+    )
+}
+
+fn string_test(second: &'static str, f: fn(&str, &str) -> bool) -> Function {
+    Function::new(
+        vec![p("str", Type::String), p(second, Type::String)],
+        Type::Bool,
+        move |args, _| Ok(Value::Bool(f(s(&args[0]), s(&args[1])))),
+    )
+}
+
+/// Case mapping character by character, as Go's `strings.ToUpper`: a
+/// character whose mapping is several characters stays as it is.
+fn go_map_case(text: &str, upper: bool) -> String {
+    text.chars()
+        .map(|c| {
+            let mut mapped: Vec<char> = if upper {
+                c.to_uppercase().collect()
+            } else {
+                c.to_lowercase().collect()
+            };
+            if mapped.len() == 1 {
+                mapped.remove(0)
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// Go's `strings.Title`: the first letter of each word in title case.
+fn title(text: &str) -> String {
+    let is_separator = |c: char| {
+        if c.is_ascii() {
+            !(c.is_ascii_alphanumeric() || c == '_')
+        } else {
+            c.is_whitespace()
+        }
+    };
+    let mut prev = ' ';
+    text.chars()
+        .map(|c| {
+            let out = if is_separator(prev) {
+                go_map_case(&c.to_string(), true)
+                    .chars()
+                    .next()
+                    .unwrap_or(c)
+            } else {
+                c
+            };
+            prev = c;
+            out
+        })
+        .collect()
+}
+
+/// `substr`: offset and length in grapheme clusters, a negative offset
+/// counting from the end, a negative length meaning "to the end".
+fn substr(text: &str, offset: i64, length: i64) -> String {
+    let graphemes: Vec<&str> = text.graphemes(true).collect();
+    let total = graphemes.len() as i64;
+    let mut offset = offset;
+    if offset < 0 {
+        offset += total;
+    } else if length == 0 {
+        return String::new();
+    }
+    let start = offset.clamp(0, total) as usize;
+    if offset > total {
+        return String::new();
+    }
+    let rest = &graphemes[start..];
+    if length < 0 {
+        return rest.concat();
+    }
+    let take = (length as usize).max(1).min(rest.len());
+    rest[..take].concat()
+}
+
+fn compile(pattern: &str, arg: usize) -> Result<regex::Regex> {
+    regex::Regex::new(pattern).map_err(|e| {
+        arg_error(
+            arg,
+            format!(
+                "invalid regular expression pattern: {}",
+                first_line(&e.to_string())
+            ),
+        )
+    })
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().last().unwrap_or(s).trim().to_string()
+}
+
+/// The result type of `regex` for a pattern: a string without capture
+/// groups, a list of strings for numbered groups, an object for named ones.
+fn regex_type(pattern: &str) -> Result<Type> {
+    let re = compile(pattern, 0)?;
+    let names: Vec<Option<&str>> = re.capture_names().skip(1).collect();
+    if names.is_empty() {
+        return Ok(Type::String);
+    }
+    let named: Vec<&str> = names.iter().flatten().copied().collect();
+    if named.is_empty() {
+        return Ok(Type::Tuple(vec![Type::String; names.len()]));
+    }
+    if named.len() != names.len() {
+        return Err(arg_error(
+            0,
+            "invalid regular expression pattern: can't mix both named and unnamed capture groups",
+        ));
+    }
+    Ok(Type::Object(
+        named
+            .iter()
+            .map(|n| (n.to_string(), Type::String))
+            .collect(),
+    ))
+}
+
+fn captures_value(re: &regex::Regex, c: &regex::Captures<'_>) -> Value {
+    let names: Vec<Option<&str>> = re.capture_names().skip(1).collect();
+    if names.is_empty() {
+        return Value::string(c.get(0).map_or("", |m| m.as_str()));
+    }
+    if names.iter().all(Option::is_some) {
+        let mut out = BTreeMap::new();
+        for name in names.iter().flatten() {
+            let v = c
+                .name(name)
+                .map_or(Value::Null(Type::String), |m| Value::string(m.as_str()));
+            out.insert(name.to_string(), v);
+        }
+        return Value::Object(out);
+    }
+    let items = (1..c.len())
+        .map(|i| {
+            c.get(i)
+                .map_or(Value::Null(Type::String), |m| Value::string(m.as_str()))
+        })
+        .collect();
+    Value::Tuple(items)
+}
+
+/// Go's replacement template syntax (`$1`, `${name}`) for the `regex`
+/// crate, which reads `$1a` as a group named `1a` where Go reads group 1.
+fn go_template(with: &str) -> String {
+    let mut out = String::new();
+    let mut chars = with.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '$' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some('$') => {
+                chars.next();
+                out.push_str("$$");
+            }
+            Some('{') => out.push('$'),
+            Some(d) if d.is_ascii_alphanumeric() || *d == '_' => {
+                let mut name = String::new();
+                while let Some(&d) = chars.peek() {
+                    if d.is_ascii_alphanumeric() || d == '_' {
+                        name.push(d);
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                out.push_str(&format!("${{{name}}}"));
+            }
+            _ => out.push_str("$$"),
+        }
+    }
+    out
+}
