@@ -134,9 +134,7 @@ pub fn register(ctx: &mut EvalContext) {
                 let (text, find, with) = (s(&args[0]), s(&args[1]), s(&args[2]));
                 if find.len() > 1 && find.starts_with('/') && find.ends_with('/') {
                     let re = compile(&find[1..find.len() - 1], 1)?;
-                    return Ok(Value::string(
-                        re.replace_all(text, go_template(with)).into_owned(),
-                    ));
+                    return Ok(Value::string(&re.replace_all(text, go_template(with))));
                 }
                 Ok(Value::string(text.replace(find, with)))
             },
@@ -146,7 +144,7 @@ pub fn register(ctx: &mut EvalContext) {
         "regex",
         Function::with_return_type(
             vec![p("pattern", Type::String), p("string", Type::String)],
-            |args| Ok(regex_type(s(&args[0]))?),
+            |args| regex_type(s(&args[0])),
             |args, _| {
                 let re = compile(s(&args[0]), 0)?;
                 match re.captures(s(&args[1])) {
