@@ -134,7 +134,7 @@ pub fn register(ctx: &mut EvalContext) {
                 let (text, find, with) = (s(&args[0]), s(&args[1]), s(&args[2]));
                 if find.len() > 1 && find.starts_with('/') && find.ends_with('/') {
                     let re = compile(&find[1..find.len() - 1], 1)?;
-                    return Ok(Value::string(&re.replace_all(text, go_template(with))));
+                    return Ok(Value::string(re.replace_all(text, go_template(with))));
                 }
                 Ok(Value::string(text.replace(find, with)))
             },
