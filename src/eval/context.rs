@@ -97,6 +97,9 @@ pub struct Param {
     /// Whether an unknown argument is passed through (otherwise the result
     /// is unknown without calling the implementation).
     pub allow_unknown: bool,
+    /// Whether an argument of no particular type (a bare `null`) is passed
+    /// through (otherwise the result is unknown).
+    pub allow_dynamic: bool,
 }
 
 impl Param {
@@ -107,12 +110,19 @@ impl Param {
             ty,
             allow_null: false,
             allow_unknown: false,
+            allow_dynamic: false,
         }
     }
 
     /// The parameter, also taking null arguments.
     pub fn allow_null(mut self) -> Param {
         self.allow_null = true;
+        self
+    }
+
+    /// The parameter, also taking arguments of no particular type.
+    pub fn allow_dynamic(mut self) -> Param {
+        self.allow_dynamic = true;
         self
     }
 
@@ -239,6 +249,7 @@ impl Function {
         }
         let mut converted = Vec::with_capacity(args.len());
         let mut unknown = false;
+        let mut dynamic = false;
         for (i, arg) in args.iter().enumerate() {
             let param = self
                 .params
@@ -248,12 +259,18 @@ impl Function {
             if arg.is_null() && !param.allow_null {
                 return Err(FunctionError::argument(i, "argument must not be null"));
             }
+            if arg.ty() == Type::Dynamic && !param.allow_dynamic {
+                dynamic = true;
+            }
             let v =
                 convert(arg, &param.ty).map_err(|e| FunctionError::argument(i, e.to_string()))?;
             if !v.is_wholly_known() && !param.allow_unknown {
                 unknown = true;
             }
             converted.push(v);
+        }
+        if dynamic {
+            return Ok(Value::Unknown(Type::Dynamic));
         }
         let ty = (self.return_type)(&converted)?;
         if unknown {

@@ -25,7 +25,7 @@ pub fn register(ctx: &mut EvalContext) {
     ctx.set_function(
         "length",
         Function::with_return_type(
-            vec![any_param("value").allow_unknown()],
+            vec![any_param("value").allow_unknown().allow_dynamic()],
             |args| match args[0].ty() {
                 Type::String | Type::Dynamic => Ok(Type::Number),
                 t if t.is_collection() || matches!(t, Type::Tuple(_) | Type::Object(_)) => {
@@ -300,7 +300,7 @@ pub fn register(ctx: &mut EvalContext) {
                 }
             },
         )
-        .variadic(any_param("default").allow_null()),
+        .variadic(any_param("default").allow_null().allow_dynamic()),
     );
     ctx.set_function(
         "merge",
@@ -318,7 +318,7 @@ pub fn register(ctx: &mut EvalContext) {
                 _ => Ok(Value::Object(out)),
             }
         })
-        .variadic(any_param("maps").allow_null()),
+        .variadic(any_param("maps").allow_null().allow_dynamic()),
     );
     ctx.set_function(
         "one",
@@ -613,7 +613,7 @@ pub fn register(ctx: &mut EvalContext) {
                 ))
             },
         )
-        .variadic(any_param("vals").allow_null()),
+        .variadic(any_param("vals").allow_null().allow_dynamic()),
     );
     ctx.set_function(
         "coalescelist",
@@ -649,7 +649,7 @@ pub fn register(ctx: &mut EvalContext) {
                 Err(FunctionError::new("no non-null arguments"))
             },
         )
-        .variadic(any_param("vals").allow_null()),
+        .variadic(any_param("vals").allow_null().allow_dynamic()),
     );
     ctx.set_function(
         "index",

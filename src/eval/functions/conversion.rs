@@ -19,7 +19,7 @@ pub fn register(ctx: &mut EvalContext) {
 /// A function converting its argument to `want`.
 pub fn to(want: Type) -> Function {
     let check = want.clone();
-    let param = Param::new("v", Type::Dynamic).allow_null();
+    let param = Param::new("v", Type::Dynamic).allow_null().allow_dynamic();
     Function::with_return_type(
         vec![param],
         move |args| {

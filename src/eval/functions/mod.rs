@@ -3,6 +3,7 @@
 
 pub mod collections;
 pub mod conversion;
+pub mod format;
 pub mod numbers;
 pub mod strings;
 mod support;
@@ -36,6 +37,7 @@ impl EvalContext {
     pub fn with_terraform_functions(mut self) -> EvalContext {
         conversion::register(&mut self);
         strings::register(&mut self);
+        format::register(&mut self);
         collections::register(&mut self);
         numbers::register(&mut self);
         self
