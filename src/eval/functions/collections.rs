@@ -146,7 +146,7 @@ pub fn register(ctx: &mut EvalContext) {
     ctx.set_function(
         "contains",
         Function::new(
-            vec![any_param("list"), any_param("value").allow_null()],
+            vec![any_param("list"), any_param("value")],
             Type::Bool,
             |args, _| {
                 if !is_sequence(&args[0].ty())
