@@ -160,6 +160,15 @@ impl FunctionError {
     }
 }
 
+/// A function that receives its arguments unevaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lazy {
+    /// `try(a, b, ...)`: the first argument that evaluates without error.
+    Try,
+    /// `can(a)`: whether the argument evaluates without error.
+    Can,
+}
+
 /// Computes a call's result type from its (converted) arguments.
 pub type ReturnType = dyn Fn(&[Value]) -> Result<Type, FunctionError> + Send + Sync;
 /// Computes a call's result from its (converted) arguments and result type.
@@ -179,6 +188,8 @@ pub type Implementation = dyn Fn(&[Value], &Type) -> Result<Value, FunctionError
 pub struct Function {
     /// The positional parameters.
     pub params: Vec<Param>,
+    /// For `try` and `can`, which receive their arguments unevaluated.
+    pub(crate) lazy: Option<Lazy>,
     /// The parameter that takes any further arguments, if any.
     pub variadic: Option<Param>,
     return_type: Box<ReturnType>,
@@ -194,6 +205,7 @@ impl Function {
     ) -> Function {
         Function {
             params,
+            lazy: None,
             variadic: None,
             return_type: Box::new(move |_| Ok(returns.clone())),
             implementation: Box::new(implementation),
@@ -208,10 +220,19 @@ impl Function {
     ) -> Function {
         Function {
             params,
+            lazy: None,
             variadic: None,
             return_type: Box::new(returns),
             implementation: Box::new(implementation),
         }
+    }
+
+    pub(crate) fn lazy(kind: Lazy) -> Function {
+        let mut f = Function::new(vec![], Type::Dynamic, |_, _| {
+            Ok(Value::Unknown(Type::Dynamic))
+        });
+        f.lazy = Some(kind);
+        f
     }
 
     /// The function with other positional parameters.

@@ -2,7 +2,7 @@
 //! HCL's diagnostics. A failing part evaluates to an unknown value so that
 //! every problem of an expression is reported, not only the first.
 
-use super::context::EvalContext;
+use super::context::{EvalContext, Lazy};
 use super::convert::{convert, unify};
 use super::diagnostic::Diagnostic;
 use super::number::Number;
@@ -285,8 +285,11 @@ impl<'c> Evaluator<'c> {
             .unwrap_or_else(call_range);
         let arg_exprs = c.args();
         let expand = c.arg_list().is_some_and(|l| l.has_ellipsis());
-        let mut args: Vec<Value> = arg_exprs.iter().map(|a| self.eval(a)).collect();
         let ctx = self.ctx;
+        if let Some(lazy) = ctx.function(&name).and_then(|f| f.lazy) {
+            return self.eval_lazy(lazy, &name, &arg_exprs, call_range());
+        }
+        let mut args: Vec<Value> = arg_exprs.iter().map(|a| self.eval(a)).collect();
         let Some(function) = ctx.function(&name) else {
             let detail = if ctx.has_functions() {
                 format!(
@@ -394,6 +397,75 @@ impl<'c> Evaluator<'c> {
                 DYNAMIC
             }
         }
+    }
+
+    /// `try` and `can`: each argument evaluated on its own, its problems
+    /// caught rather than reported.
+    fn eval_lazy(&mut self, lazy: Lazy, name: &str, args: &[Expr], at: TextRange) -> Value {
+        if args.is_empty() || (lazy == Lazy::Can && args.len() > 1) {
+            let detail = if lazy == Lazy::Can {
+                format!(
+                    "Function {} expects 1 argument(s). Missing value for \"expression\".",
+                    super::display::go_quote(name)
+                )
+            } else {
+                "at least one argument is required".to_string()
+            };
+            let summary = if args.is_empty() {
+                "Not enough function arguments"
+            } else {
+                "Too many function arguments"
+            };
+            self.error(summary, detail, at);
+            return DYNAMIC;
+        }
+        let mut failures = Vec::new();
+        for a in args {
+            let before = self.diagnostics.len();
+            let v = self.eval(a);
+            let mut errors: Vec<Diagnostic> = self.diagnostics.drain(before..).collect();
+            // A reference to something that does not exist is an error in
+            // the configuration, not a failure `try` may catch.
+            let (fatal, caught): (Vec<Diagnostic>, Vec<Diagnostic>) =
+                errors.drain(..).partition(|d| {
+                    matches!(
+                        d.summary.as_str(),
+                        "Unknown variable"
+                            | "Call to unknown function"
+                            | "Function calls not allowed"
+                    )
+                });
+            if !fatal.is_empty() {
+                self.diagnostics.extend(fatal);
+                return DYNAMIC;
+            }
+            let errors = caught;
+            if lazy == Lazy::Can {
+                return match (errors.is_empty(), v.is_wholly_known()) {
+                    (false, _) => Value::Bool(false),
+                    (true, false) => Value::Unknown(Type::Bool),
+                    (true, true) => Value::Bool(true),
+                };
+            }
+            if errors.is_empty() {
+                return if v.is_wholly_known() { v } else { DYNAMIC };
+            }
+            failures.extend(errors);
+        }
+        let details: Vec<String> = failures
+            .iter()
+            .map(|d| format!("- {}", d.message()))
+            .collect();
+        self.error_in(
+            "Error in function call",
+            format!(
+                "Call to function \"try\" failed: no expression succeeded:\n{}\n\nAt least one expression must produce a successful result.",
+                details.join("\n")
+            ),
+            at,
+            at,
+        );
+        DYNAMIC
     }
 
     fn eval_for(&mut self, f: &ast::ForExpr) -> Value {

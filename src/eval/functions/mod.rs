@@ -3,7 +3,9 @@
 
 pub mod collections;
 pub mod conversion;
+pub mod encoding;
 pub mod format;
+pub mod network;
 pub mod numbers;
 pub mod strings;
 mod support;
@@ -26,7 +28,8 @@ impl EvalContext {
     }
 
     /// The context with Terraform's function library, the families
-    /// implemented so far: conversion, strings, collections and numbers.
+    /// implemented so far: conversion (with `try` and `can`), strings
+    /// (with `format`), collections, numbers, encodings and hashes, and IP networks.
     ///
     /// ```
     /// use hclwright::eval::{EvalContext, console_string, evaluate_str};
@@ -36,7 +39,17 @@ impl EvalContext {
     /// ```
     pub fn with_terraform_functions(mut self) -> EvalContext {
         conversion::register(&mut self);
+        self.set_function(
+            "try",
+            crate::eval::Function::lazy(crate::eval::context::Lazy::Try),
+        );
+        self.set_function(
+            "can",
+            crate::eval::Function::lazy(crate::eval::context::Lazy::Can),
+        );
         strings::register(&mut self);
+        encoding::register(&mut self);
+        network::register(&mut self);
         format::register(&mut self);
         collections::register(&mut self);
         numbers::register(&mut self);

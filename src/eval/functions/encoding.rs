@@ -1,0 +1,235 @@
+//! Encoding functions: `base64decode base64encode base64gzip csvdecode
+//! jsondecode jsonencode urlencode`, and the hashes `base64sha256
+//! base64sha512 md5 sha1 sha256 sha512 uuid uuidv5`.
+
+use super::support::{arg_error, p, s, string_fn};
+use crate::eval::context::{EvalContext, Function, FunctionError};
+use crate::eval::display::to_json;
+use crate::eval::number::Number;
+use crate::eval::types::Type;
+use crate::eval::value::Value;
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use sha2::Digest;
+use std::collections::BTreeMap;
+
+/// Adds the encoding and hash functions to `ctx`.
+pub fn register(ctx: &mut EvalContext) {
+    ctx.set_function(
+        "jsonencode",
+        Function::new(
+            vec![p("val", Type::Dynamic).allow_null().allow_dynamic()],
+            Type::String,
+            |args, _| {
+                if !args[0].is_wholly_known() {
+                    return Ok(Value::Unknown(Type::String));
+                }
+                to_json(&args[0])
+                    .map(Value::string)
+                    .ok_or_else(|| FunctionError::new("value is not known"))
+            },
+        ),
+    );
+    ctx.set_function(
+        "jsondecode",
+        Function::new(vec![p("str", Type::String)], Type::Dynamic, |args, _| {
+            let text = s(&args[0]);
+            let v: serde_json::Value =
+                serde_json::from_str(text).map_err(|e| arg_error(0, json_error(text, &e)))?;
+            Ok(from_json(&v))
+        }),
+    );
+    ctx.set_function("base64encode", string_fn(|x| STANDARD.encode(x)));
+    ctx.set_function(
+        "base64decode",
+        Function::new(vec![p("str", Type::String)], Type::String, |args, _| {
+            let text = s(&args[0]);
+            let bytes = STANDARD.decode(text).map_err(|_| {
+                arg_error(
+                    0,
+                    format!(
+                        "failed to decode base64 data {}",
+                        crate::eval::go_quote(text)
+                    ),
+                )
+            })?;
+            String::from_utf8(bytes).map(Value::string).map_err(|_| {
+                arg_error(
+                    0,
+                    "the result of decoding the provided string is not valid UTF-8",
+                )
+            })
+        }),
+    );
+    ctx.set_function(
+        "base64gzip",
+        Function::new(vec![p("str", Type::String)], Type::String, |args, _| {
+            Ok(Value::string(
+                STANDARD.encode(go_gzip(s(&args[0]).as_bytes())),
+            ))
+        }),
+    );
+    ctx.set_function("urlencode", string_fn(query_escape));
+    ctx.set_function(
+        "csvdecode",
+        Function::with_return_type(
+            vec![p("str", Type::String)],
+            |args| {
+                let header = csv_rows(s(&args[0]))?.into_iter().next();
+                match header {
+                    Some(h) => Ok(Type::list(Type::Object(
+                        h.into_iter().map(|k| (k, Type::String)).collect(),
+                    ))),
+                    None => Err(arg_error(0, "missing header line")),
+                }
+            },
+            |args, ret| {
+                let rows = csv_rows(s(&args[0]))?;
+                let header = &rows[0];
+                let mut out = Vec::new();
+                for (i, row) in rows[1..].iter().enumerate() {
+                    if row.len() != header.len() {
+                        return Err(arg_error(
+                            0,
+                            format!("record on line {}: wrong number of fields", i + 2),
+                        ));
+                    }
+                    let obj: BTreeMap<String, Value> = header
+                        .iter()
+                        .cloned()
+                        .zip(row.iter().map(Value::string))
+                        .collect();
+                    out.push(Value::Object(obj));
+                }
+                Ok(Value::List(
+                    ret.element_type().cloned().unwrap_or(Type::Dynamic),
+                    out,
+                ))
+            },
+        ),
+    );
+    ctx.set_function("md5", string_fn(|x| hex(&md5::Md5::digest(x.as_bytes()))));
+    ctx.set_function(
+        "sha1",
+        string_fn(|x| hex(&sha1::Sha1::digest(x.as_bytes()))),
+    );
+    ctx.set_function(
+        "sha256",
+        string_fn(|x| hex(&sha2::Sha256::digest(x.as_bytes()))),
+    );
+    ctx.set_function(
+        "sha512",
+        string_fn(|x| hex(&sha2::Sha512::digest(x.as_bytes()))),
+    );
+    ctx.set_function(
+        "base64sha256",
+        string_fn(|x| STANDARD.encode(sha2::Sha256::digest(x.as_bytes()))),
+    );
+    ctx.set_function(
+        "base64sha512",
+        string_fn(|x| STANDARD.encode(sha2::Sha512::digest(x.as_bytes()))),
+    );
+    ctx.set_function(
+        "uuid",
+        Function::new(vec![], Type::String, |_, _| {
+            Ok(Value::string(uuid::Uuid::new_v4().to_string()))
+        }),
+    );
+    ctx.set_function(
+        "uuidv5",
+        Function::new(vec![p("namespace", Type::String), p("name", Type::String)], Type::String, |args, _| {
+            let ns = match s(&args[0]) {
+                "dns" => uuid::Uuid::NAMESPACE_DNS,
+                "url" => uuid::Uuid::NAMESPACE_URL,
+                "oid" => uuid::Uuid::NAMESPACE_OID,
+                "x500" => uuid::Uuid::NAMESPACE_X500,
+                other => uuid::Uuid::parse_str(other).map_err(|_| {
+                    arg_error(0, format!("uuidv5() doesn't support namespace {} (uuid: invalid UUID length: {})", other, other.len()))
+                })?,
+            };
+            Ok(Value::string(uuid::Uuid::new_v5(&ns, s(&args[1]).as_bytes()).to_string()))
+        }),
+    );
+}
+
+/// Gzip as Terraform writes it with Go's `compress/gzip`: the data, a
+/// sync flush, then an empty final stored block.
+fn go_gzip(data: &[u8]) -> Vec<u8> {
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    let mut deflate = flate2::Compress::new(flate2::Compression::default(), false);
+    let mut body = Vec::with_capacity(data.len() + 64);
+    let mut input = data;
+    loop {
+        body.reserve(data.len() / 2 + 64);
+        let before_in = deflate.total_in();
+        let status = deflate.compress_vec(input, &mut body, flate2::FlushCompress::Sync);
+        let consumed = (deflate.total_in() - before_in) as usize;
+        input = &input[consumed..];
+        if status.is_err() || (input.is_empty() && body.len() < body.capacity()) {
+            break;
+        }
+    }
+    out.extend_from_slice(&body);
+    out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
+    let mut crc = flate2::Crc::new();
+    crc.update(data);
+    out.extend_from_slice(&crc.sum().to_le_bytes());
+    out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Go's `url.QueryEscape`: spaces as `+`, unreserved characters kept.
+fn query_escape(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            b' ' => out.push('+'),
+            other => out.push_str(&format!("%{other:02X}")),
+        }
+    }
+    out
+}
+
+fn csv_rows(text: &str) -> Result<Vec<Vec<String>>, FunctionError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut rows = Vec::new();
+    for rec in reader.records() {
+        let rec = rec.map_err(|e| arg_error(0, e.to_string()))?;
+        rows.push(rec.iter().map(str::to_string).collect());
+    }
+    Ok(rows)
+}
+
+fn json_error(text: &str, e: &serde_json::Error) -> String {
+    if text.trim().is_empty() {
+        return "unexpected end of JSON input".into();
+    }
+    e.to_string()
+}
+
+/// A JSON value as cty reads it: objects as objects, arrays as tuples,
+/// numbers at full precision.
+pub(crate) fn from_json(v: &serde_json::Value) -> Value {
+    match v {
+        serde_json::Value::Null => Value::Null(Type::Dynamic),
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => {
+            Value::Number(Number::parse(&n.to_string()).unwrap_or_else(Number::zero))
+        }
+        serde_json::Value::String(s) => Value::string(s),
+        serde_json::Value::Array(items) => Value::Tuple(items.iter().map(from_json).collect()),
+        serde_json::Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), from_json(v))).collect())
+        }
+    }
+}
