@@ -12,7 +12,7 @@ fn every_corpus_expression_evaluates_without_panicking() {
     let Some(dir) = common::corpus("the evaluation corpus test") else {
         return;
     };
-    let ctx = EvalContext::new().with_conversion_functions();
+    let ctx = EvalContext::new().with_terraform_functions();
     let mut evaluated = 0usize;
     let mut folders = std::collections::BTreeSet::new();
     for rel in common::corpus_files(&dir) {

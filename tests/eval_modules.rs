@@ -18,11 +18,7 @@ fn modules_match_terraform_console() {
     for dir in dirs {
         let golden = std::fs::read_to_string(dir.join("golden.jsonl")).unwrap();
         let inputs = read_inputs(&dir);
-        let module = Module::load(
-            &dir,
-            &inputs,
-            EvalContext::new().with_conversion_functions(),
-        );
+        let module = Module::load(&dir, &inputs, EvalContext::new().with_terraform_functions());
         assert!(
             module.diagnostics.is_empty(),
             "{}: {:?}",

@@ -257,50 +257,76 @@ pub fn register(ctx: &mut EvalContext) {
     ctx.set_function(
         "lookup",
         Function::with_return_type(
-            vec![any_param("inputMap"), p("key", Type::String)],
+            vec![
+                any_param("inputMap").allow_unknown(),
+                p("key", Type::String).allow_unknown(),
+            ],
             |args| {
-                let default = args.get(2);
+                if args.len() > 3 {
+                    return Err(FunctionError::new(format!(
+                        "lookup() takes two or three arguments, got {}",
+                        args.len()
+                    )));
+                }
                 match args[0].ty() {
-                    Type::Map(e) => match default {
-                        Some(d) => unify(&[*e.clone(), d.ty()]).ok_or_else(|| {
-                            arg_error(
-                                2,
-                                "the default value must have the same type as the map elements",
-                            )
-                        }),
-                        None => Ok(*e),
-                    },
                     Type::Object(attrs) => {
-                        let key = s(&args[1]);
-                        match attrs.get(key) {
-                            Some(t) => Ok(t.clone()),
-                            None => Ok(default.map_or(Type::Dynamic, Value::ty)),
+                        let Some(key) = args[1].as_str() else {
+                            return Ok(Type::Dynamic);
+                        };
+                        match (attrs.get(key), args.get(2)) {
+                            (Some(t), _) => Ok(t.clone()),
+                            (None, Some(d)) => Ok(d.ty()),
+                            (None, None) => Err(arg_error(
+                                0,
+                                format!(
+                                    "the given object has no attribute {}",
+                                    crate::eval::go_quote(key)
+                                ),
+                            )),
                         }
                     }
-                    Type::Dynamic => Ok(Type::Dynamic),
-                    _ => Err(arg_error(0, "the first argument must be a map or object")),
+                    Type::Map(e) => {
+                        if let Some(d) = args.get(2)
+                            && convert(d, &e).is_err()
+                        {
+                            return Err(arg_error(
+                                2,
+                                "the default value must have the same type as the map elements",
+                            ));
+                        }
+                        Ok(*e)
+                    }
+                    _ => Err(arg_error(
+                        0,
+                        "lookup() requires a map as the first argument",
+                    )),
                 }
             },
             |args, ret| {
-                if args.len() > 3 {
-                    return Err(FunctionError::new(
-                        "lookup() takes no more than three arguments",
-                    ));
+                let Some(key) = args[1].as_str() else {
+                    return Ok(Value::Unknown(ret.clone()));
+                };
+                if !args[0].is_known() {
+                    return Ok(Value::Unknown(ret.clone()));
                 }
-                let key = s(&args[1]);
-                match args[0].entries().and_then(|m| m.get(key)) {
-                    Some(v) => convert(v, ret).map_err(|e| FunctionError::new(e.to_string())),
-                    None => match args.get(2) {
-                        Some(d) => convert(d, ret).map_err(|e| FunctionError::new(e.to_string())),
-                        None => Err(FunctionError::new(format!(
-                            "lookup failed to find key {}",
-                            crate::eval::go_quote(key)
-                        ))),
-                    },
+                if let Some(v) = args[0].entries().and_then(|m| m.get(key)) {
+                    return Ok(v.clone());
+                }
+                match args.get(2) {
+                    Some(d) => convert(d, ret).map_err(|e| FunctionError::new(e.to_string())),
+                    None => Err(FunctionError::new(format!(
+                        "lookup failed to find key {}",
+                        crate::eval::go_quote(key)
+                    ))),
                 }
             },
         )
-        .variadic(any_param("default").allow_null().allow_dynamic()),
+        .variadic(
+            any_param("default")
+                .allow_null()
+                .allow_dynamic()
+                .allow_unknown(),
+        ),
     );
     ctx.set_function(
         "merge",
