@@ -3,7 +3,7 @@
 //! matchkeys merge one range reverse setintersection setproduct setsubtract
 //! setunion slice sort sum transpose values zipmap`, with cty's result types.
 
-use super::support::{Result, arg_error, int, items, n, num, p, s};
+use super::support::{Result, arg_error, int, items, n, num, p};
 use crate::eval::context::{EvalContext, Function, FunctionError};
 use crate::eval::convert::{convert, unify};
 use crate::eval::number::Number;
