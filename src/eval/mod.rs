@@ -11,6 +11,7 @@
 //! assert_eq!(console_string(&v), "{\n  \"a\" = 0\n  \"b\" = 1\n}");
 //! ```
 
+mod analysis;
 mod constraint;
 mod context;
 mod convert;
@@ -24,6 +25,9 @@ mod template;
 mod types;
 mod value;
 
+pub use analysis::{
+    StaticCall, abs_traversal, rel_traversal, static_call, static_list, static_map, variables,
+};
 pub use constraint::{Attribute, Constraint};
 pub use context::{EvalContext, Function, FunctionError, Implementation, Param, ReturnType};
 pub use convert::{ConvertError, conversion_exists, convert, convert_with, unify, unify_with};

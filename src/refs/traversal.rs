@@ -122,7 +122,7 @@ impl Traversal {
     /// Builds the traversal rooted at a variable node, following its
     /// postfix chain upwards. `None` if `var` is not a `VARIABLE` node with
     /// a name.
-    pub(crate) fn from_variable(var: &SyntaxNode) -> Option<Traversal> {
+    pub fn from_variable(var: &SyntaxNode) -> Option<Traversal> {
         let variable = Variable::cast(var.clone())?;
         let name = variable.name_token()?;
         let mut steps = Vec::new();
