@@ -1,0 +1,199 @@
+//! Evaluation throughput of hclwright against the `hcl-rs` crate's
+//! evaluator, measured in one run on the same expressions.
+//!
+//! ```text
+//! cargo run --release --manifest-path compare/Cargo.toml --bin eval [DIR]
+//! ```
+//!
+//! Takes every `locals` attribute and every variable `default` of the
+//! `.tf` files under `DIR` (or `$HCLWRIGHT_CORPUS`, or `fixtures/`). Both
+//! evaluators get an empty context (no variables; hcl-rs has no functions,
+//! hclwright has Terraform's), and the comparison keeps the expressions
+//! both evaluate without an error. Each expression is parsed once before
+//! the clock starts; then, for `ROUNDS` rounds, one pass of each evaluator
+//! over the expressions is timed, alternating which goes first. Reported:
+//! each one's best pass as expressions per second, the ratio of the best
+//! passes and the median of the rounds' ratios. It also reports
+//! hclwright's rate on every expression it evaluates (calls included).
+//!
+//! hclwright's target is three times hcl-rs's rate.
+
+use hcl::eval::Evaluate;
+use hclwright::ast::Expr;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[path = "../../../examples/corpus/mod.rs"]
+#[expect(dead_code, reason = "rounds are timed here, not with best_of")]
+mod corpus;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const ROUNDS: usize = 21;
+const TARGET_RATIO: f64 = 3.0;
+
+fn main() {
+    let dir = corpus::folder(std::env::args_os().nth(1).map(PathBuf::from), "fixtures");
+    let (files, _) = corpus::load(&dir);
+    let ctx = hclwright::eval::EvalContext::new().with_terraform_functions();
+    let hcl_ctx = hcl::eval::Context::new();
+    // (our expression, theirs) for every locals attribute and default.
+    let mut ours_all: Vec<Expr> = Vec::new();
+    let mut pairs: Vec<(Expr, hcl::Expression)> = Vec::new();
+    let mut seen = 0usize;
+    for (path, text) in &files {
+        if path.extension().is_none_or(|e| e != "tf") {
+            continue;
+        }
+        let parse = hclwright::parse(text);
+        let Ok(body) = hcl::parse(text) else { continue };
+        let Some(our_body) = parse.body() else {
+            continue;
+        };
+        let mut ours: Vec<(String, String, Expr)> = Vec::new();
+        for block in our_body.blocks() {
+            let Some(b) = block.body() else { continue };
+            match block.type_name().as_deref() {
+                Some("locals") => {
+                    for a in b.attributes() {
+                        if let (Some(n), Some(e)) = (a.name(), a.expr()) {
+                            ours.push(("locals".into(), n, e));
+                        }
+                    }
+                }
+                Some("variable") => {
+                    if let Some(e) = b.attribute("default").and_then(|a| a.expr()) {
+                        let label = block.labels().next().map(|l| l.value()).unwrap_or_default();
+                        ours.push(("variable".into(), label, e));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut theirs: Vec<(String, String, hcl::Expression)> = Vec::new();
+        for block in body.blocks() {
+            match block.identifier() {
+                "locals" => {
+                    for a in block.body().attributes() {
+                        theirs.push(("locals".into(), a.key().to_string(), a.expr().clone()));
+                    }
+                }
+                "variable" => {
+                    if let Some(a) = block.body().attributes().find(|a| a.key() == "default") {
+                        let label = block
+                            .labels()
+                            .first()
+                            .map(|l| l.as_str().to_string())
+                            .unwrap_or_default();
+                        theirs.push(("variable".into(), label, a.expr().clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (kind, name, e) in ours {
+            seen += 1;
+            if !hclwright::eval::evaluate(&e, &ctx).diagnostics.is_empty() {
+                continue;
+            }
+            ours_all.push(e.clone());
+            let Some(pos) = theirs.iter().position(|(k, n, _)| *k == kind && *n == name) else {
+                continue;
+            };
+            let (_, _, t) = theirs.swap_remove(pos);
+            if t.evaluate(&hcl_ctx).is_ok() {
+                pairs.push((e, t));
+            }
+        }
+    }
+    println!(
+        "{seen} expressions (locals and variable defaults) under {}: hclwright evaluates {}, both evaluate {}; {ROUNDS} rounds\n",
+        dir.display(),
+        ours_all.len(),
+        pairs.len()
+    );
+    if pairs.is_empty() {
+        std::process::exit(1);
+    }
+    let ours_pass = || {
+        time(|| {
+            pairs
+                .iter()
+                .map(|(e, _)| hclwright::eval::evaluate(black_box(e), &ctx).value)
+                .collect::<Vec<_>>()
+        })
+    };
+    let theirs_pass = || {
+        time(|| {
+            pairs
+                .iter()
+                .map(|(_, t)| black_box(t).evaluate(&hcl_ctx).ok())
+                .collect::<Vec<_>>()
+        })
+    };
+    let (mut best_ours, mut best_theirs) = (Duration::MAX, Duration::MAX);
+    let mut ratios = Vec::with_capacity(ROUNDS);
+    for round in 0..ROUNDS {
+        let (a, b) = if round % 2 == 0 {
+            let a = ours_pass();
+            (a, theirs_pass())
+        } else {
+            let b = theirs_pass();
+            (ours_pass(), b)
+        };
+        best_ours = best_ours.min(a);
+        best_theirs = best_theirs.min(b);
+        ratios.push(b.as_secs_f64() / a.as_secs_f64());
+    }
+    ratios.sort_by(f64::total_cmp);
+    let n = pairs.len() as f64;
+    for (name, t) in [
+        ("hclwright::eval::evaluate", best_ours),
+        ("hcl::eval::Evaluate", best_theirs),
+    ] {
+        println!(
+            "{name:<28} {:>8.3} ms {:>12.0} expressions/s",
+            t.as_secs_f64() * 1e3,
+            n / t.as_secs_f64()
+        );
+    }
+    let all = (0..5)
+        .map(|_| {
+            time(|| {
+                ours_all
+                    .iter()
+                    .map(|e| hclwright::eval::evaluate(black_box(e), &ctx).value)
+                    .collect::<Vec<_>>()
+            })
+        })
+        .min()
+        .unwrap_or(Duration::MAX);
+    println!(
+        "hclwright on all {} it evaluates (calls included): {:.0} expressions/s",
+        ours_all.len(),
+        ours_all.len() as f64 / all.as_secs_f64()
+    );
+    let ratio = best_theirs.as_secs_f64() / best_ours.as_secs_f64();
+    let median = ratios[ratios.len() / 2];
+    let verdict = if median >= TARGET_RATIO {
+        "met"
+    } else {
+        "NOT met"
+    };
+    println!(
+        "\nhclwright is {ratio:.2}x as fast (best passes); median of the rounds' ratios {median:.2}x \
+         (range {:.2}x to {:.2}x); target >= {TARGET_RATIO:.0}x: {verdict}",
+        ratios[0],
+        ratios[ratios.len() - 1]
+    );
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> Duration {
+    let start = Instant::now();
+    let out = black_box(f());
+    let elapsed = start.elapsed();
+    drop(out);
+    elapsed
+}
