@@ -18,7 +18,10 @@ fn modules_match_terraform_console() {
     for dir in dirs {
         let golden = std::fs::read_to_string(dir.join("golden.jsonl")).unwrap();
         let inputs = read_inputs(&dir);
-        let module = Module::load(&dir, &inputs, EvalContext::new().with_terraform_functions());
+        let base = EvalContext::new()
+            .with_terraform_functions()
+            .with_filesystem_functions(&dir);
+        let module = Module::load(&dir, &inputs, base);
         assert!(
             module.diagnostics.is_empty(),
             "{}: {:?}",

@@ -54,7 +54,9 @@ pub fn run(args: EvalArgs) -> i32 {
             }
         }
     }
-    let base = EvalContext::new().with_terraform_functions();
+    let base = EvalContext::new()
+        .with_terraform_functions()
+        .with_filesystem_functions(&args.dir);
     let dir = if args.dir.as_os_str() == "." {
         PathBuf::from(".")
     } else {

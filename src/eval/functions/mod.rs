@@ -4,6 +4,7 @@
 pub mod collections;
 pub mod conversion;
 pub mod encoding;
+pub mod filesystem;
 pub mod format;
 pub mod network;
 pub mod numbers;
@@ -38,6 +39,20 @@ impl EvalContext {
     /// assert_eq!(console_string(&v), "{\n  \"a\" = 1\n  \"b\" = \"X\"\n}");
     /// ```
     pub fn with_terraform_functions(mut self) -> EvalContext {
+        self = self.with_core_functions();
+        filesystem::register_withheld(&mut self);
+        self
+    }
+
+    /// The context with the filesystem functions (`file`, `fileset`,
+    /// `templatefile`, ...) reading relative paths from `base` (a module
+    /// folder). Without this call they refuse to run and read nothing.
+    pub fn with_filesystem_functions(mut self, base: &std::path::Path) -> EvalContext {
+        filesystem::register(&mut self, base);
+        self
+    }
+
+    fn with_core_functions(mut self) -> EvalContext {
         conversion::register(&mut self);
         self.set_function(
             "try",
