@@ -3,6 +3,7 @@
 
 pub mod collections;
 pub mod conversion;
+pub mod datetime;
 pub mod encoding;
 pub mod filesystem;
 pub mod format;
@@ -68,6 +69,7 @@ impl EvalContext {
         format::register(&mut self);
         collections::register(&mut self);
         numbers::register(&mut self);
+        datetime::register(&mut self);
         self
     }
 }
