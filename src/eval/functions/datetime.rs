@@ -1,7 +1,8 @@
-//! Date and time functions: `formatdate timeadd timecmp timestamp`
-//! (`plantimestamp` only exists while planning: `terraform console` has
-//! no such function, and neither has this library), on RFC 3339 timestamps as Terraform reads and writes
-//! them (the offset kept, `Z` for UTC, no fraction of a second on output).
+//! Date and time functions: `formatdate timeadd timecmp timestamp`, on
+//! RFC 3339 timestamps as Terraform reads and writes them (the offset kept,
+//! `Z` for UTC, no fraction of a second on output). `plantimestamp` exists
+//! only while planning: `terraform console` has no such function, and
+//! neither has this library.
 
 use super::support::{arg_error, p, s};
 use crate::eval::context::{EvalContext, Function, FunctionError};
