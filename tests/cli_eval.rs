@@ -121,3 +121,38 @@ fn rand_suffix() -> u128 {
         .unwrap()
         .as_nanos()
 }
+
+#[test]
+fn console_type_function() {
+    let (code, out, _) = eval(
+        &[
+            "--dir",
+            "fixtures/eval/console",
+            "type({a = 1, b = [true]})",
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "object({\n    a: number,\n    b: tuple([\n        bool,\n    ]),\n})\n"
+    );
+    let (code, out, _) = eval(
+        &[
+            "--dir",
+            "fixtures/eval/console",
+            "type(tomap({a = {b = 1}}))",
+        ],
+        None,
+    );
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "map(\n    object({\n        b: number,\n    }),\n)\n")
+    );
+    let (code, _, err) = eval(
+        &["--dir", "fixtures/eval/console", "type(1) == type(2)"],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("console-only \"type\" function"), "{err}");
+}

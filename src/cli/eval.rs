@@ -62,6 +62,22 @@ pub fn run(args: EvalArgs) -> i32 {
     } else {
         args.dir.clone()
     };
+    let mut base = base;
+    // The console's `type()`: only as the whole expression (below).
+    base.set_function(
+        "type",
+        hclwright::eval::Function::new(vec![], hclwright::eval::Type::Dynamic, |_, _| {
+            Err(hclwright::eval::FunctionError::new(
+                "the console-only \"type\" function cannot be used as part of an expression",
+            ))
+        })
+        .variadic(
+            hclwright::eval::Param::new("value", hclwright::eval::Type::Dynamic)
+                .allow_null()
+                .allow_dynamic()
+                .allow_unknown(),
+        ),
+    );
     let module = Module::load(&dir, &inputs, base);
     let mut stderr = std::io::stderr().lock();
     if !module.diagnostics.is_empty() {
@@ -82,7 +98,12 @@ pub fn run(args: EvalArgs) -> i32 {
         let _ = writeln!(stderr, "{source}:1:1: expected an expression");
         return EXIT_EVAL_ERROR;
     };
-    let result = evaluate(&expr, &module.context);
+    // `type(x)` as the whole expression prints x's type, as the console does.
+    let type_of = hclwright::eval::static_call(&expr)
+        .filter(|c| c.name == "type" && c.args.len() == 1 && !c.expand_final)
+        .map(|c| c.args[0].clone());
+    let shown_expr = type_of.clone().unwrap_or_else(|| expr.clone());
+    let result = evaluate(&shown_expr, &module.context);
     let from_locals = module.diagnostics_for(&expr);
     if !result.diagnostics.is_empty() || !from_locals.is_empty() {
         for d in &from_locals {
@@ -94,7 +115,9 @@ pub fn run(args: EvalArgs) -> i32 {
         return EXIT_EVAL_ERROR;
     }
     let mut stdout = std::io::stdout().lock();
-    let out = if args.json {
+    let out = if type_of.is_some() {
+        result.value.ty().console_type_string()
+    } else if args.json {
         let value = to_json(&result.value);
         format!(
             "{{\"value\":{},\"type\":{}{}}}",

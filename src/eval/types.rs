@@ -154,6 +154,71 @@ impl Type {
     }
 }
 
+impl Type {
+    /// The type as `terraform console`'s `type()` prints it: `number`,
+    /// `list(string)`, and nested types over several lines, four spaces a
+    /// level (`object({\n    a: number,\n})`).
+    ///
+    /// ```
+    /// use hclwright::eval::Type;
+    /// assert_eq!(Type::Tuple(vec![Type::Number]).console_type_string(), "tuple([\n    number,\n])");
+    /// ```
+    pub fn console_type_string(&self) -> String {
+        let mut out = String::new();
+        self.write_console_type(0, &mut out);
+        out
+    }
+
+    fn write_console_type(&self, indent: usize, out: &mut String) {
+        let pad = |n: usize| " ".repeat(n);
+        match self {
+            Type::Dynamic | Type::String | Type::Number | Type::Bool => {
+                out.push_str(&self.friendly_name())
+            }
+            Type::List(e) | Type::Set(e) | Type::Map(e) => {
+                let name = match self {
+                    Type::List(_) => "list",
+                    Type::Set(_) => "set",
+                    _ => "map",
+                };
+                if e.is_primitive() || **e == Type::Dynamic {
+                    out.push_str(&format!("{name}({})", e.friendly_name()));
+                } else {
+                    out.push_str(&format!("{name}(\n{}", pad(indent + 4)));
+                    e.write_console_type(indent + 4, out);
+                    out.push_str(&format!(",\n{})", pad(indent)));
+                }
+            }
+            Type::Tuple(ts) => {
+                if ts.is_empty() {
+                    out.push_str("tuple([])");
+                    return;
+                }
+                out.push_str("tuple([\n");
+                for t in ts {
+                    out.push_str(&pad(indent + 4));
+                    t.write_console_type(indent + 4, out);
+                    out.push_str(",\n");
+                }
+                out.push_str(&format!("{}])", pad(indent)));
+            }
+            Type::Object(attrs) => {
+                if attrs.is_empty() {
+                    out.push_str("object({})");
+                    return;
+                }
+                out.push_str("object({\n");
+                for (k, t) in attrs {
+                    out.push_str(&format!("{}{k}: ", pad(indent + 4)));
+                    t.write_console_type(indent + 4, out);
+                    out.push_str(",\n");
+                }
+                out.push_str(&format!("{}}})", pad(indent)));
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for Type {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.to_constraint())

@@ -70,6 +70,26 @@ impl EvalContext {
         collections::register(&mut self);
         numbers::register(&mut self);
         datetime::register(&mut self);
+        for (name, instead) in [
+            ("list", "tolist([ ... ]) syntax to write a literal list"),
+            ("map", "tomap({ ... }) syntax to write a literal map"),
+        ] {
+            let message = format!(
+                "the \"{name}\" function was deprecated in Terraform v0.12 and is no longer available; use {instead}"
+            );
+            self.set_function(
+                name,
+                crate::eval::Function::new(vec![], crate::eval::Type::Dynamic, move |_, _| {
+                    Err(crate::eval::FunctionError::new(message.clone()))
+                })
+                .variadic(
+                    crate::eval::Param::new("args", crate::eval::Type::Dynamic)
+                        .allow_null()
+                        .allow_dynamic()
+                        .allow_unknown(),
+                ),
+            );
+        }
         self
     }
 }
