@@ -179,7 +179,7 @@ fn spliced((text, range): (String, std::ops::Range<usize>), version: &Version) -
 /// query, is `source` (or `source` is `text` up to its `?`).
 fn query_value(text: &str, source: &str, name: &str) -> Option<(String, std::ops::Range<usize>)> {
     let (base, query) = text.split_once('?')?;
-    if base != source && registry_url(text) != source {
+    if base != source && registry_url(text) != source && repo_key(base) != repo_key(source) {
         return None;
     }
     let mut at = base.len() + 1;
@@ -191,6 +191,27 @@ fn query_value(text: &str, source: &str, name: &str) -> Option<(String, std::ops
         at += pair.len() + 1;
     }
     None
+}
+
+/// A repository address for comparison: without a `git::` forcing prefix,
+/// scheme, `git@` user, `.git` suffix, `//subdir` or query, lowercased, so
+/// `git::https://github.com/acme/net.git//modules/a?ref=v1`,
+/// `git@github.com:acme/net.git` and `github.com/acme/net` are one.
+fn repo_key(source: &str) -> String {
+    let s = source.split_once('?').map_or(source, |(b, _)| b);
+    let s = s.strip_prefix("git::").unwrap_or(s);
+    let s = match s.split_once("://") {
+        Some((_, rest)) => rest,
+        None => s,
+    };
+    let s = match s.strip_prefix("git@") {
+        Some(rest) => rest.replacen(':', "/", 1),
+        None => s.to_string(),
+    };
+    let s = s.split_once("//").map_or(s.as_str(), |(repo, _)| repo);
+    let s = s.trim_end_matches('/');
+    let s = s.strip_suffix(".git").unwrap_or(s);
+    s.to_ascii_lowercase()
 }
 
 /// A `tfr://` source without its query.
