@@ -226,3 +226,48 @@ fn check_json_diff_broken_files_and_ignored_paths() {
     let o = run(&dir, &["terraform", "banana"]);
     assert_eq!(code(&o), 2);
 }
+
+#[test]
+fn ignore_path_globs_and_text() {
+    let dir = TempDir::new(&[
+        (
+            "a/versions.tf",
+            "terraform {\n  required_version = \"1.0.0\"\n}\n",
+        ),
+        (
+            "modules/x/versions.tf",
+            "terraform {\n  required_version = \"1.0.0\"\n}\n",
+        ),
+        (
+            "env-prod/versions.tf",
+            "terraform {\n  required_version = \"1.0.0\"\n}\n",
+        ),
+    ]);
+    let listed = |args: &[&str]| {
+        let o = run(&dir, args);
+        let mut files: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+        files.sort();
+        files
+    };
+    let base = ["terraform", "1.9.0", "-r", "--check"];
+    let with = |extra: &[&str]| {
+        let mut v = base.to_vec();
+        v.extend_from_slice(extra);
+        listed(&v)
+    };
+    assert_eq!(with(&[]).len(), 3);
+    assert_eq!(
+        with(&["--ignore-path", "modules/*"]),
+        ["./a/versions.tf", "./env-prod/versions.tf"]
+    );
+    assert_eq!(
+        with(&["--ignore-path", "env-*", "--ignore-path", "modules"]),
+        ["./a/versions.tf"]
+    );
+    assert_eq!(with(&["--ignore-path", "**/*.tf"]), Vec::<String>::new());
+    let o = run(
+        &dir,
+        &["terraform", "1.9.0", "-r", "--ignore-path", "[", "--check"],
+    );
+    assert_eq!(code(&o), 2);
+}

@@ -78,8 +78,9 @@ struct Common {
     /// Walk subdirectories.
     #[arg(short, long)]
     recursive: bool,
-    /// Skip the files whose path contains this text (a folder name such
-    /// as `modules/legacy`); may be repeated.
+    /// Skip the files whose path matches: a glob (`modules/legacy/**`,
+    /// `*.tftest.hcl`, `env-*`) matched against the path and each run of its
+    /// folder names, or else plain text the path contains; may be repeated.
     #[arg(long, value_name = "PATH")]
     ignore_path: Vec<String>,
     /// Keep each constraint's operator and number of segments (`~> 4.0`
@@ -132,10 +133,17 @@ pub fn run(args: BumpArgs) -> i32 {
     for e in walk_errors {
         eprintln!("{e}");
     }
+    let ignore = match IgnoreRules::new(&common.ignore_path) {
+        Ok(rules) => rules,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return EXIT_ERRORS;
+        }
+    };
     let mut due = false;
     for input in &inputs {
         let name = input.display_name();
-        if common.ignore_path.iter().any(|p| name.contains(p.as_str())) {
+        if ignore.matches(&name) {
             continue;
         }
         match bump_input(input, &target, &version, &common) {
@@ -272,5 +280,54 @@ fn warn_about_lock(
                 lock.display()
             );
         }
+    }
+}
+
+/// The `--ignore-path` patterns.
+struct IgnoreRules {
+    globs: Vec<globset::GlobMatcher>,
+    texts: Vec<String>,
+}
+
+impl IgnoreRules {
+    fn new(patterns: &[String]) -> Result<IgnoreRules, String> {
+        let mut rules = IgnoreRules {
+            globs: Vec::new(),
+            texts: Vec::new(),
+        };
+        for p in patterns {
+            if p.contains(['*', '?', '[', '{']) {
+                let glob = globset::GlobBuilder::new(p)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| format!("--ignore-path {p:?}: {e}"))?;
+                rules.globs.push(glob.compile_matcher());
+            } else {
+                rules.texts.push(p.clone());
+            }
+        }
+        Ok(rules)
+    }
+
+    /// Whether `path` (as shown, `./` dropped) or any run of its
+    /// components matches.
+    fn matches(&self, path: &str) -> bool {
+        let path = path.strip_prefix("./").unwrap_or(path);
+        if self.texts.iter().any(|t| path.contains(t.as_str())) {
+            return true;
+        }
+        if self.globs.is_empty() {
+            return false;
+        }
+        let parts: Vec<&str> = path.split('/').collect();
+        for i in 0..parts.len() {
+            for j in i + 1..=parts.len() {
+                let candidate = parts[i..j].join("/");
+                if self.globs.iter().any(|g| g.is_match(&candidate)) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
