@@ -31,6 +31,36 @@ fn files_under(root: &Path) -> Vec<(String, String)> {
     out
 }
 
+/// Words separated by spaces; `'…'` keeps spaces inside one word.
+fn split_args(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in text.trim().chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(word);
+    }
+    out
+}
+
 #[test]
 fn bump_fixture_trees() {
     let mut cases: Vec<PathBuf> = std::fs::read_dir("fixtures/bump")
@@ -43,7 +73,8 @@ fn bump_fixture_trees() {
     for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().to_string();
         let args_text = std::fs::read_to_string(case.join("args.txt")).unwrap();
-        let args: Vec<&str> = args_text.split_whitespace().collect();
+        let owned = split_args(&args_text);
+        let args: Vec<&str> = owned.iter().map(String::as_str).collect();
         let files = files_under(&case.join("tree"));
         let pairs: Vec<(&str, &str)> = files
             .iter()

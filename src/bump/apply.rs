@@ -61,12 +61,50 @@ pub fn bump_document(
     version: &Version,
     keep_operator: bool,
 ) -> Result<Vec<Change>, EditError> {
+    bump_to(doc, target, &New::Version(version, keep_operator))
+}
+
+/// Sets every version constraint `target` names to `constraint` as written
+/// (`~> 5.0`, `>= 1.2, < 2.0`), as tfupdate's `-v` does. A git `?ref=` or a
+/// Terragrunt `?version=` needs one version: those are left alone.
+///
+/// ```
+/// use hclwright::bump::{Target, bump_document_to_constraint};
+/// let mut doc = hclwright::Document::parse("terraform {\n  required_version = \">= 1.0\"\n}\n")?;
+/// bump_document_to_constraint(&mut doc, &Target::Terraform, "~> 1.9")?;
+/// assert_eq!(doc.to_string(), "terraform {\n  required_version = \"~> 1.9\"\n}\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn bump_document_to_constraint(
+    doc: &mut Document,
+    target: &Target,
+    constraint: &str,
+) -> Result<Vec<Change>, EditError> {
+    bump_to(doc, target, &New::Constraint(constraint))
+}
+
+/// What the version strings become.
+enum New<'a> {
+    /// A version (the operator kept or not).
+    Version(&'a Version, bool),
+    /// A constraint written as it is.
+    Constraint(&'a str),
+}
+
+fn bump_to(doc: &mut Document, target: &Target, new: &New<'_>) -> Result<Vec<Change>, EditError> {
     let body = doc.body();
     let mut found: Vec<(SyntaxToken, String)> = Vec::new();
     let constraint = |token: SyntaxToken, found: &mut Vec<(SyntaxToken, String)>| {
         let old = token.text().to_string();
-        let new = bump(&old, version, keep_operator).text;
-        found.push((token, new));
+        let text = match new {
+            New::Version(version, keep_operator) => bump(&old, version, *keep_operator).text,
+            New::Constraint(c) => c.to_string(),
+        };
+        found.push((token, text));
+    };
+    let version = match new {
+        New::Version(v, _) => Some(*v),
+        New::Constraint(_) => None,
     };
     match target {
         Target::Terraform => {
@@ -116,7 +154,9 @@ pub fn bump_document(
                     if let Some(token) = attribute_string(&block, "version") {
                         constraint(token, &mut found);
                     }
-                } else if let Some(range) = query_value(source_token.text(), source, "ref") {
+                } else if let (Some(range), Some(version)) =
+                    (query_value(source_token.text(), source, "ref"), version)
+                {
                     let new = spliced(range, version);
                     found.push((source_token, new));
                 }
@@ -135,7 +175,7 @@ pub fn bump_document(
                     Some(_) => query_value(text, &registry_url(text), "version"),
                     None => query_value(text, source, "ref"),
                 };
-                if let Some(range) = range
+                if let (Some(range), Some(version)) = (range, version)
                     && (registry.is_none() || registry_path(text) == Some(source.as_str()))
                 {
                     found.push((token, spliced(range, version)));

@@ -8,5 +8,5 @@
 mod apply;
 mod constraint;
 
-pub use apply::{Change, Target, bump_document};
+pub use apply::{Change, Target, bump_document, bump_document_to_constraint};
 pub use constraint::{Bumped, Constraint, Constraints, Operator, Version, bump};

@@ -2,7 +2,7 @@
 //! done as local edits of the version strings only.
 
 use hclwright::Document;
-use hclwright::bump::{Constraints, Target, Version, bump_document};
+use hclwright::bump::{Constraints, Target, Version, bump_document, bump_document_to_constraint};
 
 use super::files::{Input, expand, read_error_message, read_input};
 use super::json;
@@ -119,9 +119,23 @@ pub fn run(args: BumpArgs) -> i32 {
             common,
         } => (Target::Plugin(name), version, common),
     };
-    let Some(version) = Version::parse(&version) else {
-        eprintln!("error: `{version}` is not a version (such as 5.31.0)");
-        return EXIT_ERRORS;
+    // A version (5.31.0), or, as tfupdate's -v, a constraint written as it
+    // is (`~> 5.0`).
+    let version = match (Version::parse(&version), Constraints::parse(&version)) {
+        (Some(v), _) => Wanted::Version(v),
+        (None, Some(_)) if common.keep_operator => {
+            eprintln!(
+                "error: --keep-operator needs a version (such as 5.31.0), not the constraint `{version}`"
+            );
+            return EXIT_ERRORS;
+        }
+        (None, Some(_)) => Wanted::Constraint(version.trim().to_string()),
+        (None, None) => {
+            eprintln!(
+                "error: `{version}` is neither a version (such as 5.31.0) nor a constraint (such as \"~> 5.0\")"
+            );
+            return EXIT_ERRORS;
+        }
     };
     let paths = if common.paths.is_empty() {
         vec![".".to_string()]
@@ -163,11 +177,17 @@ pub fn run(args: BumpArgs) -> i32 {
     }
 }
 
+/// What the version strings become.
+enum Wanted {
+    Version(Version),
+    Constraint(String),
+}
+
 /// Bumps one input; true when it changes (or would).
 fn bump_input(
     input: &Input,
     target: &Target,
-    version: &Version,
+    version: &Wanted,
     common: &Common,
 ) -> Result<bool, String> {
     let name = input.display_name();
@@ -180,13 +200,16 @@ fn bump_input(
             stand_ins.shown(&e.render(&name, &text))
         )
     })?;
-    let changes = bump_document(&mut doc, target, version, common.keep_operator)
-        .map_err(|e| format!("{name}: {e}"))?;
+    let changes = match version {
+        Wanted::Version(v) => bump_document(&mut doc, target, v, common.keep_operator),
+        Wanted::Constraint(c) => bump_document_to_constraint(&mut doc, target, c),
+    }
+    .map_err(|e| format!("{name}: {e}"))?;
     if changes.is_empty() {
         return Ok(false);
     }
     if let Target::Provider(provider) = target {
-        warn_about_lock(input, provider, version, common.keep_operator, &changes);
+        warn_about_lock(input, provider, &changes);
     }
     if common.json {
         for change in &changes {
@@ -227,13 +250,7 @@ fn bump_input(
 /// Warns when `.terraform.lock.hcl` beside the file pins the provider at a
 /// version the new constraint refuses (`terraform init -upgrade` then
 /// updates it; its hashes need the network).
-fn warn_about_lock(
-    input: &Input,
-    provider: &str,
-    version: &Version,
-    keep_operator: bool,
-    changes: &[hclwright::bump::Change],
-) {
+fn warn_about_lock(input: &Input, provider: &str, changes: &[hclwright::bump::Change]) {
     let Input::File(path) = input else { return };
     let lock = path
         .parent()
@@ -245,10 +262,9 @@ fn warn_about_lock(
     let Ok(doc) = Document::parse(&text) else {
         return;
     };
-    let constraint = changes
-        .first()
-        .map(|c| c.new.clone())
-        .unwrap_or_else(|| hclwright::bump::bump("", version, keep_operator).text);
+    let Some(constraint) = changes.first().map(|c| c.new.clone()) else {
+        return;
+    };
     let Some(constraints) = Constraints::parse(&constraint) else {
         return;
     };
