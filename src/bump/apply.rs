@@ -274,9 +274,13 @@ fn registry_path(text: &str) -> Option<&str> {
 /// without the public registry's host).
 fn same_source(source: &str, wanted: &str) -> bool {
     let strip = |s: &str| {
-        s.strip_prefix("registry.terraform.io/")
-            .unwrap_or(s)
-            .to_ascii_lowercase()
+        let s = s.strip_prefix("registry.terraform.io/").unwrap_or(s);
+        // A submodule (`NS/NAME/PROVIDER//modules/x`) has its package's version.
+        let s = match s.find("//") {
+            Some(i) if !s[..i].contains(':') => &s[..i],
+            _ => s,
+        };
+        s.to_ascii_lowercase()
     };
     strip(source) == strip(wanted)
 }
