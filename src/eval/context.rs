@@ -79,6 +79,19 @@ impl EvalContext {
         names
     }
 
+    /// A context with the same functions (those of the parents included)
+    /// and no variables: what a template rendered by a function sees.
+    pub fn functions_only(&self) -> EvalContext {
+        let mut out = match &self.parent {
+            Some(p) => p.functions_only(),
+            None => EvalContext::new(),
+        };
+        for (name, f) in &self.functions {
+            out.functions.insert(name.clone(), f.clone());
+        }
+        out
+    }
+
     /// Whether any function is defined (here or in a parent).
     pub fn has_functions(&self) -> bool {
         !self.functions.is_empty() || self.parent.as_deref().is_some_and(|p| p.has_functions())
@@ -167,6 +180,8 @@ pub(crate) enum Lazy {
     Try,
     /// `can(a)`: whether the argument evaluates without error.
     Can,
+    /// `templatestring(ref, vars)`: a template held in a value, rendered.
+    TemplateString,
 }
 
 /// Computes a call's result type from its (converted) arguments.

@@ -402,6 +402,9 @@ impl<'c> Evaluator<'c> {
     /// `try` and `can`: each argument evaluated on its own, its problems
     /// caught rather than reported.
     fn eval_lazy(&mut self, lazy: Lazy, name: &str, args: &[Expr], at: TextRange) -> Value {
+        if lazy == Lazy::TemplateString {
+            return self.eval_templatestring(args, at);
+        }
         if args.is_empty() || (lazy == Lazy::Can && args.len() > 1) {
             let detail = if lazy == Lazy::Can {
                 format!(
@@ -466,6 +469,98 @@ impl<'c> Evaluator<'c> {
             at,
         );
         DYNAMIC
+    }
+
+    /// `templatestring(ref, vars)`: the template is a value (a literal
+    /// template is refused, as Terraform refuses it), rendered with only
+    /// `vars` as variables.
+    fn eval_templatestring(&mut self, args: &[Expr], at: TextRange) -> Value {
+        let fail = |ev: &mut Self, arg: Option<&Expr>, param: &str, message: String| {
+            let r = arg.map_or(at, |a| trimmed_range(a.syntax()));
+            ev.error_in(
+                "Invalid function argument",
+                format!("Invalid value for \"{param}\" parameter: {message}."),
+                r,
+                at,
+            );
+            DYNAMIC
+        };
+        if args.len() != 2 {
+            let summary = if args.len() < 2 {
+                "Not enough function arguments"
+            } else {
+                "Too many function arguments"
+            };
+            self.error(
+                summary,
+                "Function \"templatestring\" expects 2 argument(s).",
+                at,
+            );
+            return DYNAMIC;
+        }
+        if matches!(args[0], Expr::QuotedTemplate(_) | Expr::HeredocTemplate(_)) {
+            return fail(self, Some(&args[0]), "template", "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere, and so does not support providing a literal template; consider using a template string expression instead".into());
+        }
+        let template = self.eval(&args[0]);
+        let vars = self.eval(&args[1]);
+        let text = match &template {
+            Value::String(t) => t.clone(),
+            Value::Unknown(_) => return Value::Unknown(Type::String),
+            Value::Null(_) => {
+                return fail(
+                    self,
+                    Some(&args[0]),
+                    "template",
+                    "argument must not be null".into(),
+                );
+            }
+            other => {
+                return fail(
+                    self,
+                    Some(&args[0]),
+                    "template",
+                    format!(
+                        "invalid template value: a string is required, not {}",
+                        other.ty().friendly_name()
+                    ),
+                );
+            }
+        };
+        let entries = match &vars {
+            Value::Object(m) | Value::Map(_, m) => m.clone(),
+            Value::Unknown(_) => return DYNAMIC,
+            _ => {
+                return fail(
+                    self,
+                    Some(&args[1]),
+                    "vars",
+                    "invalid vars value: must be a map".into(),
+                );
+            }
+        };
+        let parse = crate::parse_template(&text);
+        if let Some(e) = parse.errors().first() {
+            return fail(
+                self,
+                Some(&args[0]),
+                "template",
+                format!("invalid template: {}", e.message),
+            );
+        }
+        let mut ctx = self.ctx.functions_only();
+        for (k, v) in entries {
+            ctx.set_variable(k, v);
+        }
+        let parts: Vec<ast::TemplatePart> = ast::TemplateRoot::cast(parse.syntax())
+            .map(|t| t.parts().collect())
+            .unwrap_or_default();
+        let mut inner = Evaluator::new(&ctx);
+        let value = super::template::evaluate_parts(&mut inner, parts, true, false);
+        if let Some(d) = inner.diagnostics.first() {
+            let message = format!("failed to render template: {}", d.message());
+            return fail(self, Some(&args[0]), "template", message);
+        }
+        value
     }
 
     fn eval_for(&mut self, f: &ast::ForExpr) -> Value {

@@ -233,3 +233,198 @@ pub(crate) fn from_json(v: &serde_json::Value) -> Value {
         }
     }
 }
+
+/// Adds `textencodebase64`, `textdecodebase64` and `bcrypt` to `ctx`.
+pub fn register_text(ctx: &mut EvalContext) {
+    ctx.set_function(
+        "textencodebase64",
+        Function::new(
+            vec![p("string", Type::String), p("encoding", Type::String)],
+            Type::String,
+            |args, _| {
+                let charset = Charset::named(s(&args[1]))?;
+                let bytes = charset.encode(s(&args[0]))?;
+                Ok(Value::string(STANDARD.encode(bytes)))
+            },
+        ),
+    );
+    ctx.set_function(
+        "textdecodebase64",
+        Function::new(
+            vec![p("source", Type::String), p("encoding", Type::String)],
+            Type::String,
+            |args, _| {
+                let charset = Charset::named(s(&args[1]))?;
+                let text = s(&args[0]);
+                let bytes = STANDARD.decode(text).map_err(|e| {
+                    let offset = match e {
+                        base64::DecodeError::InvalidByte(at, _)
+                        | base64::DecodeError::InvalidLastSymbol(at, _) => at,
+                        _ => text.len(),
+                    };
+                    arg_error(
+                        0,
+                        format!(
+                            "the given value is has an invalid base64 symbol at offset {offset}"
+                        ),
+                    )
+                })?;
+                Ok(Value::string(charset.decode(&bytes)?))
+            },
+        ),
+    );
+    ctx.set_function(
+        "bcrypt",
+        Function::new(vec![p("str", Type::String)], Type::String, |args, _| {
+            let cost = match args.get(1) {
+                Some(c) => super::support::int(c, 1, "cost")?,
+                None => 10,
+            };
+            if cost > 31 {
+                return Err(FunctionError::new(format!("error occured generating password bcrypt: cost {cost} is outside allowed range (4,31)")));
+            }
+            let cost = if cost < 4 { 10 } else { cost as u32 };
+            bcrypt::hash_with_result(s(&args[0]), cost)
+                .map(|h| Value::string(h.format_for_version(bcrypt::Version::TwoA)))
+                .map_err(|e| FunctionError::new(format!("error occured generating password {e}")))
+        })
+        .variadic(p("cost", Type::Number)),
+    );
+}
+
+/// A character encoding named as IANA names them.
+enum Charset {
+    Utf16 { little: bool, bom: bool },
+    Latin1,
+    Other(&'static encoding_rs::Encoding),
+}
+
+impl Charset {
+    fn named(name: &str) -> Result<Charset, FunctionError> {
+        let lower = name.to_ascii_lowercase();
+        Ok(match lower.as_str() {
+            "utf-16le" => Charset::Utf16 {
+                little: true,
+                bom: false,
+            },
+            "utf-16be" => Charset::Utf16 {
+                little: false,
+                bom: false,
+            },
+            "utf-16" => Charset::Utf16 {
+                little: false,
+                bom: true,
+            },
+            "iso-8859-1" | "iso_8859-1" | "iso_8859-1:1987" | "latin1" | "l1" | "ibm819"
+            | "cp819" | "csisolatin1" | "iso-ir-100" => Charset::Latin1,
+            _ => match encoding_rs::Encoding::for_label(name.as_bytes()) {
+                Some(e) if e != encoding_rs::REPLACEMENT => Charset::Other(e),
+                _ => {
+                    return Err(arg_error(
+                        1,
+                        format!(
+                            "{} is not a supported IANA encoding name or alias in this Terraform version",
+                            crate::eval::go_quote(name)
+                        ),
+                    ));
+                }
+            },
+        })
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Charset::Utf16 { .. } => "UTF-16".into(),
+            Charset::Latin1 => "ISO_8859-1:1987".into(),
+            Charset::Other(e) => e.name().to_string(),
+        }
+    }
+
+    fn encode(&self, text: &str) -> Result<Vec<u8>, FunctionError> {
+        let unmappable = || {
+            arg_error(
+                0,
+                format!(
+                    "the given string contains characters that cannot be represented in {}",
+                    self.name()
+                ),
+            )
+        };
+        match self {
+            Charset::Utf16 { little, bom } => {
+                let mut out = Vec::new();
+                if *bom {
+                    out.extend_from_slice(&[0xfe, 0xff]);
+                }
+                for unit in text.encode_utf16() {
+                    out.extend_from_slice(&if *little {
+                        unit.to_le_bytes()
+                    } else {
+                        unit.to_be_bytes()
+                    });
+                }
+                Ok(out)
+            }
+            Charset::Latin1 => text
+                .chars()
+                .map(|c| u8::try_from(c as u32).map_err(|_| unmappable()))
+                .collect(),
+            Charset::Other(e) => {
+                let (bytes, _, had_errors) = e.encode(text);
+                if had_errors {
+                    Err(unmappable())
+                } else {
+                    Ok(bytes.into_owned())
+                }
+            }
+        }
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<String, FunctionError> {
+        let invalid = || {
+            arg_error(
+                0,
+                format!("the given value is not valid {} data", self.name()),
+            )
+        };
+        match self {
+            Charset::Utf16 { little, bom } => {
+                let mut data = bytes;
+                let mut little = *little;
+                if *bom && data.len() >= 2 {
+                    match (data[0], data[1]) {
+                        (0xfe, 0xff) => data = &data[2..],
+                        (0xff, 0xfe) => {
+                            little = true;
+                            data = &data[2..];
+                        }
+                        _ => {}
+                    }
+                }
+                if data.len() % 2 != 0 {
+                    return Err(invalid());
+                }
+                let units: Vec<u16> = data
+                    .chunks(2)
+                    .map(|c| {
+                        if little {
+                            u16::from_le_bytes([c[0], c[1]])
+                        } else {
+                            u16::from_be_bytes([c[0], c[1]])
+                        }
+                    })
+                    .collect();
+                String::from_utf16(&units).map_err(|_| invalid())
+            }
+            Charset::Latin1 => Ok(bytes.iter().map(|&b| b as char).collect()),
+            Charset::Other(e) => {
+                let (text, _, had_errors) = e.decode(bytes);
+                if had_errors {
+                    Err(invalid())
+                } else {
+                    Ok(text.into_owned())
+                }
+            }
+        }
+    }
+}

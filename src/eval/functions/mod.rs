@@ -63,8 +63,13 @@ impl EvalContext {
             "can",
             crate::eval::Function::lazy(crate::eval::context::Lazy::Can),
         );
+        self.set_function(
+            "templatestring",
+            crate::eval::Function::lazy(crate::eval::context::Lazy::TemplateString),
+        );
         strings::register(&mut self);
         encoding::register(&mut self);
+        encoding::register_text(&mut self);
         network::register(&mut self);
         format::register(&mut self);
         collections::register(&mut self);
