@@ -401,7 +401,7 @@ impl Charset {
                         _ => {}
                     }
                 }
-                if data.len() % 2 != 0 {
+                if !data.len().is_multiple_of(2) {
                     return Err(invalid());
                 }
                 let units: Vec<u16> = data
