@@ -113,6 +113,9 @@ pub struct Param {
     /// Whether an argument of no particular type (a bare `null`) is passed
     /// through (otherwise the result is unknown).
     pub allow_dynamic: bool,
+    /// Whether sensitive arguments reach the implementation as they are
+    /// (otherwise their marks are removed and put on the result).
+    pub allow_marked: bool,
 }
 
 impl Param {
@@ -124,6 +127,7 @@ impl Param {
             allow_null: false,
             allow_unknown: false,
             allow_dynamic: false,
+            allow_marked: false,
         }
     }
 
@@ -136,6 +140,12 @@ impl Param {
     /// The parameter, also taking arguments of no particular type.
     pub fn allow_dynamic(mut self) -> Param {
         self.allow_dynamic = true;
+        self
+    }
+
+    /// The parameter, seeing sensitive marks itself.
+    pub fn allow_marked(mut self) -> Param {
+        self.allow_marked = true;
         self
     }
 
@@ -283,6 +293,27 @@ impl Function {
                 args.len()
             )));
         }
+        // Sensitive marks are taken off the arguments (inside too) and put
+        // on the result, unless the parameter handles them.
+        let mut sensitive = false;
+        let unmarked: Vec<Value> = args
+            .iter()
+            .enumerate()
+            .map(|(i, arg)| {
+                let allow = self
+                    .params
+                    .get(i)
+                    .or(self.variadic.as_ref())
+                    .is_some_and(|p| p.allow_marked);
+                if !allow && arg.contains_sensitive() {
+                    sensitive = true;
+                    arg.unmarked_deep()
+                } else {
+                    arg.clone()
+                }
+            })
+            .collect();
+        let args = &unmarked;
         let mut converted = Vec::with_capacity(args.len());
         let mut unknown = false;
         let mut dynamic = false;
@@ -306,13 +337,13 @@ impl Function {
             converted.push(v);
         }
         if dynamic {
-            return Ok(Value::Unknown(Type::Dynamic));
+            return Ok(Value::Unknown(Type::Dynamic).mark_if(sensitive));
         }
         let ty = (self.return_type)(&converted)?;
         if unknown {
-            return Ok(Value::Unknown(ty));
+            return Ok(Value::Unknown(ty).mark_if(sensitive));
         }
         let v = (self.implementation)(&converted, &ty)?;
-        Ok(v)
+        Ok(v.mark_if(sensitive))
     }
 }

@@ -67,6 +67,9 @@ pub fn convert(value: &Value, want: &Type) -> Result<Value, ConvertError> {
 
 /// Converts with only the safe conversions when `unsafe_ok` is false.
 pub fn convert_with(value: &Value, want: &Type, unsafe_ok: bool) -> Result<Value, ConvertError> {
+    if let Value::Sensitive(inner) = value {
+        return convert_with(inner, want, unsafe_ok).map(Value::sensitive);
+    }
     let from = value.ty();
     if from == *want {
         return Ok(value.clone());
@@ -161,6 +164,9 @@ fn convert_value(
 ) -> Result<Value, ConvertError> {
     if from == to || *to == Type::Dynamic {
         return Ok(value.clone());
+    }
+    if let Value::Sensitive(inner) = value {
+        return convert_value(inner, from, to, unsafe_ok).map(Value::sensitive);
     }
     match value {
         Value::Unknown(t) => return Ok(Value::Unknown(dynamic_replace(t, to))),

@@ -21,6 +21,7 @@ pub fn console_string(v: &Value) -> String {
 
 fn write_console(v: &Value, indent: usize, out: &mut String) {
     match v {
+        Value::Sensitive(_) => out.push_str("(sensitive value)"),
         Value::Unknown(_) => out.push_str("(known after apply)"),
         Value::Null(t) => out.push_str(&match t {
             Type::Dynamic => "null".to_string(),
@@ -198,6 +199,7 @@ pub fn to_json(v: &Value) -> Option<String> {
 
 fn write_json(v: &Value, out: &mut String) -> bool {
     match v {
+        Value::Sensitive(inner) => return write_json(inner, out),
         Value::Unknown(_) => return false,
         Value::Null(_) => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),

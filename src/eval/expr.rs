@@ -71,9 +71,16 @@ pub(crate) struct Evaluator<'c> {
     scopes: Vec<(String, Value)>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     depth: u32,
+    /// Whether the template being rendered has met a sensitive value.
+    pub(crate) template_marked: bool,
 }
 
 const DYNAMIC: Value = Value::Unknown(Type::Dynamic);
+
+/// Stack kept free below each level of evaluation; more is allocated (a
+/// segment at a time) when less is left.
+const EVAL_RED_ZONE: usize = 256 * 1024;
+const EVAL_STACK_SEGMENT: usize = 8 * 1024 * 1024;
 
 fn range(e: &Expr) -> TextRange {
     e.syntax().text_range()
@@ -81,16 +88,30 @@ fn range(e: &Expr) -> TextRange {
 
 /// The range of a node without its leading and trailing trivia.
 /// Computed only for diagnostics: finding the first and last tokens walks
-/// down the tree.
+/// down the tree (iteratively: rowan's own `first_token` recurses).
 fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
     let range = node.text_range();
-    let mut first = node.first_token();
+    let edge = |first: bool| -> Option<crate::SyntaxToken> {
+        let mut current = node.clone();
+        loop {
+            let child = if first {
+                current.first_child_or_token()
+            } else {
+                current.last_child_or_token()
+            };
+            match child? {
+                rowan::NodeOrToken::Node(n) => current = n,
+                rowan::NodeOrToken::Token(t) => return Some(t),
+            }
+        }
+    };
+    let mut first = edge(true);
     while let Some(t) = first.clone().filter(|t| t.kind().is_trivia()) {
         first = t
             .next_token()
             .filter(|n| n.text_range().end() <= range.end());
     }
-    let mut last = node.last_token();
+    let mut last = edge(false);
     while let Some(t) = last.clone().filter(|t| t.kind().is_trivia()) {
         last = t
             .prev_token()
@@ -111,6 +132,7 @@ impl<'c> Evaluator<'c> {
             scopes: Vec::new(),
             diagnostics: Vec::new(),
             depth: 0,
+            template_marked: false,
         }
     }
 
@@ -158,9 +180,11 @@ impl<'c> Evaluator<'c> {
     }
 
     pub(crate) fn eval(&mut self, e: &Expr) -> Value {
+        // Checked at every level: one level of evaluation (an operator with
+        // its conversions, a call with its arguments) takes far more stack
+        // than one level of parsing, above all in a debug build.
         self.depth += 1;
-        let depth = self.depth;
-        let v = crate::parser::with_stack(depth, || self.eval_inner(e));
+        let v = stacker::maybe_grow(EVAL_RED_ZONE, EVAL_STACK_SEGMENT, || self.eval_inner(e));
         self.depth -= 1;
         v
     }
@@ -248,7 +272,7 @@ impl<'c> Evaluator<'c> {
                 );
                 continue;
             }
-            let key_value = match convert(&key_value, &Type::String) {
+            let key_value = match convert(&key_value.unmarked_deep(), &Type::String) {
                 Ok(k) => k,
                 Err(err) => {
                     self.error(
@@ -577,7 +601,9 @@ impl<'c> Evaluator<'c> {
             return DYNAMIC;
         };
         let _ = intro;
-        let coll = self.eval(&coll_expr);
+        let given = self.eval(&coll_expr);
+        let coll_marked = given.is_sensitive();
+        let coll = given.unmarked().0.clone();
         let coll_range = trimmed_range(coll_expr.syntax());
         let pairs = match iteration_pairs(&coll) {
             Iter::Pairs(p) => p,
@@ -715,7 +741,7 @@ impl<'c> Evaluator<'c> {
         if unknown {
             return DYNAMIC;
         }
-        if is_object {
+        let out = if is_object {
             if grouping {
                 Value::Object(
                     groups
@@ -728,7 +754,8 @@ impl<'c> Evaluator<'c> {
             }
         } else {
             Value::Tuple(tuple)
-        }
+        };
+        out.mark_if(coll_marked)
     }
 
     /// `a.b`, `a[k]`, `a.0`: the steps above a splat apply to each element.
@@ -774,6 +801,10 @@ impl<'c> Evaluator<'c> {
     }
 
     fn apply_step(&mut self, value: Value, step: &Expr) -> Value {
+        // A step into a sensitive value gives a sensitive value.
+        if let Value::Sensitive(inner) = value {
+            return self.apply_step(*inner, step).sensitive();
+        }
         match step {
             Expr::GetAttr(g) => {
                 let name = g.name().unwrap_or_default();
@@ -800,6 +831,17 @@ impl<'c> Evaluator<'c> {
                 } else {
                     i.key().map_or(DYNAMIC, |k| self.eval(&k))
                 };
+                if key.contains_sensitive() {
+                    let key = key.unmarked_deep();
+                    let v = match index(&value, &key) {
+                        Ok(v) => v,
+                        Err((summary, detail)) => {
+                            self.error(summary, detail, range(step));
+                            DYNAMIC
+                        }
+                    };
+                    return v.sensitive();
+                }
                 let at = match (i.target(), i.syntax().last_token()) {
                     (Some(t), Some(last)) => {
                         TextRange::new(t.syntax().text_range().end(), last.text_range().end())
@@ -822,7 +864,21 @@ impl<'c> Evaluator<'c> {
         let Some(source_expr) = s.target() else {
             return DYNAMIC;
         };
-        let source = self.eval(&source_expr);
+        let given = self.eval(&source_expr);
+        if let Value::Sensitive(inner) = given {
+            // Splatting a sensitive value gives a sensitive result.
+            return self.splat_value(s, each, *inner, &source_expr).sensitive();
+        }
+        self.splat_value(s, each, given, &source_expr)
+    }
+
+    fn splat_value(
+        &mut self,
+        _s: &ast::Splat,
+        each: &[Expr],
+        source: Value,
+        source_expr: &Expr,
+    ) -> Value {
         let source_range = trimmed_range(source_expr.syntax());
         let ty = source.ty();
         let sequence = matches!(ty, Type::List(_) | Type::Set(_) | Type::Tuple(_));
@@ -890,7 +946,9 @@ impl<'c> Evaluator<'c> {
         let Some(operand_expr) = u.operand() else {
             return DYNAMIC;
         };
-        let operand = self.eval(&operand_expr);
+        let given = self.eval(&operand_expr);
+        let marked = given.contains_sensitive();
+        let operand = given.unmarked_deep();
         let whole = || trimmed_range(u.syntax());
         let want = if op == "!" { Type::Bool } else { Type::Number };
         let v = match convert(&operand, &want) {
@@ -915,9 +973,9 @@ impl<'c> Evaluator<'c> {
                 );
                 Value::Unknown(want)
             }
-            Value::Unknown(_) => Value::Unknown(want),
-            Value::Bool(b) => Value::Bool(!b),
-            Value::Number(n) => Value::Number(n.neg()),
+            Value::Unknown(_) => Value::Unknown(want).mark_if(marked),
+            Value::Bool(b) => Value::Bool(!b).mark_if(marked),
+            Value::Number(n) => Value::Number(n.neg()).mark_if(marked),
             _ => Value::Unknown(want),
         }
     }
@@ -963,6 +1021,26 @@ impl<'c> Evaluator<'c> {
             self.diagnostics.extend(rhs_errors);
             return Value::Unknown(result_ty);
         };
+        // Sensitive operands give a sensitive result.
+        let marked = lhs.contains_sensitive() || rhs.contains_sensitive();
+        let (lhs, rhs) = (lhs.unmarked_deep(), rhs.unmarked_deep());
+        self.binary_result(&op, lhs, rhs, lhs_errors, rhs_errors, result_ty, b.syntax())
+            .mark_if(marked)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn binary_result(
+        &mut self,
+        op: &str,
+        lhs: Value,
+        rhs: Value,
+        lhs_errors: Vec<Diagnostic>,
+        rhs_errors: Vec<Diagnostic>,
+        result_ty: Type,
+        node: &crate::SyntaxNode,
+    ) -> Value {
+        let whole = || trimmed_range(node);
+        let op = op.to_string();
         // `true || x` and `false && x` do not need (or report) the right side.
         match (op.as_str(), &lhs) {
             ("||", Value::Bool(true)) | ("&&", Value::Bool(false)) => {
@@ -1065,6 +1143,8 @@ impl<'c> Evaluator<'c> {
             _ => Type::Dynamic,
         };
         let cond = self.eval(&cond_expr);
+        let cond_marked = cond.contains_sensitive();
+        let cond = cond.unmarked_deep();
         let cond_range = trimmed_range(cond_expr.syntax());
         let cond = match cond {
             Value::Null(_) => {
@@ -1092,12 +1172,12 @@ impl<'c> Evaluator<'c> {
         };
         let (chosen, chosen_expr) = if cond { (t, t_expr) } else { (f, f_expr) };
         match plan {
-            Plan::AsIs => return chosen,
-            Plan::Unknown => return DYNAMIC,
+            Plan::AsIs => return chosen.mark_if(cond_marked),
+            Plan::Unknown => return DYNAMIC.mark_if(cond_marked),
             Plan::Convert(_) => {}
         }
         match convert(&chosen, &result_ty) {
-            Ok(v) => v,
+            Ok(v) => v.mark_if(cond_marked),
             Err(err) => {
                 let which = if cond { "true" } else { "false" };
                 self.error_in(

@@ -84,6 +84,7 @@ struct VariableDecl {
     constraint: Option<Constraint>,
     default: Option<Expr>,
     nullable: bool,
+    sensitive: bool,
 }
 
 /// A module folder loaded and evaluated: the context its expressions see.
@@ -187,11 +188,16 @@ impl Module {
                             .attribute("nullable")
                             .and_then(|a| a.expr())
                             .is_none_or(|e| e.to_string().trim() != "false");
+                        let sensitive = block_body
+                            .attribute("sensitive")
+                            .and_then(|a| a.expr())
+                            .is_some_and(|e| e.to_string().trim() == "true");
                         let decl = VariableDecl {
                             file: i,
                             constraint,
                             default: block_body.attribute("default").and_then(|a| a.expr()),
                             nullable,
+                            sensitive,
                         };
                         variables.insert(name.clone(), decl);
                     }
@@ -426,7 +432,8 @@ impl Module {
                 },
                 None => value,
             };
-            var_values.insert(name.clone(), value);
+            // `sensitive = true`: the value is shown as `(sensitive value)`.
+            var_values.insert(name.clone(), value.mark_if(decl.sensitive));
         }
 
         // The context locals see.

@@ -278,11 +278,15 @@ pub(crate) fn evaluate_parts(
         return ev.eval(e);
     }
     let mut out = String::new();
-    match render(ev, &nodes, &mut out) {
+    let outer = std::mem::replace(&mut ev.template_marked, false);
+    let value = match render(ev, &nodes, &mut out) {
         Rendered::Known => Value::string(out),
         Rendered::Unknown => Value::Unknown(Type::String),
         Rendered::Failed => Value::Unknown(Type::String),
-    }
+    };
+    // A sensitive part makes the whole string sensitive.
+    let marked = std::mem::replace(&mut ev.template_marked, outer);
+    value.mark_if(marked)
 }
 
 #[derive(PartialEq)]
@@ -323,7 +327,10 @@ fn render(ev: &mut Evaluator<'_>, nodes: &[Node], out: &mut String) -> Rendered 
                     continue;
                 }
                 let cr = cond.syntax().text_range();
-                let chosen = match c {
+                if c.contains_sensitive() {
+                    ev.template_marked = true;
+                }
+                let chosen = match c.unmarked_deep() {
                     Value::Null(_) => {
                         ev.diagnostics.push(super::Diagnostic::new(
                             "Invalid 'if' condition",
@@ -370,6 +377,10 @@ fn render(ev: &mut Evaluator<'_>, nodes: &[Node], out: &mut String) -> Rendered 
                     continue;
                 }
                 let cr = coll_expr.syntax().text_range();
+                if coll.is_sensitive() {
+                    ev.template_marked = true;
+                }
+                let coll = coll.unmarked().0.clone();
                 let pairs = match &coll {
                     Value::Null(_) => {
                         ev.diagnostics.push(super::Diagnostic::new(
@@ -412,6 +423,10 @@ fn render(ev: &mut Evaluator<'_>, nodes: &[Node], out: &mut String) -> Rendered 
 }
 
 fn interpolate(ev: &mut Evaluator<'_>, v: &Value, at: TextRange, out: &mut String) -> Rendered {
+    if v.contains_sensitive() {
+        ev.template_marked = true;
+        return interpolate(ev, &v.unmarked_deep(), at, out);
+    }
     match v {
         Value::Null(_) => {
             ev.diagnostics.push(super::Diagnostic::new(

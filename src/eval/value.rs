@@ -37,6 +37,9 @@ pub enum Value {
     Tuple(Vec<Value>),
     /// An object.
     Object(BTreeMap<String, Value>),
+    /// A value marked sensitive (printed `(sensitive value)`); operations
+    /// on it give sensitive results, as Terraform's marks do.
+    Sensitive(Box<Value>),
 }
 
 impl Value {
@@ -71,6 +74,7 @@ impl Value {
     pub fn ty(&self) -> Type {
         match self {
             Value::Null(t) | Value::Unknown(t) => t.clone(),
+            Value::Sensitive(v) => v.ty(),
             Value::Bool(_) => Type::Bool,
             Value::Number(_) => Type::Number,
             Value::String(_) => Type::String,
@@ -86,18 +90,93 @@ impl Value {
 
     /// Whether the value is null.
     pub fn is_null(&self) -> bool {
-        matches!(self, Value::Null(_))
+        match self {
+            Value::Sensitive(v) => v.is_null(),
+            v => matches!(v, Value::Null(_)),
+        }
     }
 
     /// Whether the value itself is known (its elements may not be).
     pub fn is_known(&self) -> bool {
-        !matches!(self, Value::Unknown(_))
+        match self {
+            Value::Sensitive(v) => v.is_known(),
+            v => !matches!(v, Value::Unknown(_)),
+        }
+    }
+
+    /// The value marked sensitive (once).
+    pub fn sensitive(self) -> Value {
+        match self {
+            v @ Value::Sensitive(_) => v,
+            v => Value::Sensitive(Box::new(v)),
+        }
+    }
+
+    /// The value marked sensitive when `yes`.
+    pub fn mark_if(self, yes: bool) -> Value {
+        if yes { self.sensitive() } else { self }
+    }
+
+    /// Whether the value itself is marked sensitive.
+    pub fn is_sensitive(&self) -> bool {
+        matches!(self, Value::Sensitive(_))
+    }
+
+    /// The value without its own sensitive mark, and whether it had one.
+    pub fn unmarked(&self) -> (&Value, bool) {
+        match self {
+            Value::Sensitive(v) => (v, true),
+            v => (v, false),
+        }
+    }
+
+    /// Whether the value or anything inside it is marked sensitive.
+    pub fn contains_sensitive(&self) -> bool {
+        match self {
+            Value::Sensitive(_) => true,
+            Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
+                items.iter().any(Value::contains_sensitive)
+            }
+            Value::Map(_, items) | Value::Object(items) => {
+                items.values().any(Value::contains_sensitive)
+            }
+            _ => false,
+        }
+    }
+
+    /// The value with every sensitive mark removed, inside too.
+    pub fn unmarked_deep(&self) -> Value {
+        match self {
+            Value::Sensitive(v) => v.unmarked_deep(),
+            Value::List(t, items) => {
+                Value::List(t.clone(), items.iter().map(Value::unmarked_deep).collect())
+            }
+            Value::Set(t, items) => {
+                Value::Set(t.clone(), items.iter().map(Value::unmarked_deep).collect())
+            }
+            Value::Tuple(items) => Value::Tuple(items.iter().map(Value::unmarked_deep).collect()),
+            Value::Map(t, items) => Value::Map(
+                t.clone(),
+                items
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.unmarked_deep()))
+                    .collect(),
+            ),
+            Value::Object(items) => Value::Object(
+                items
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.unmarked_deep()))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
     }
 
     /// Whether the value and everything inside it is known.
     pub fn is_wholly_known(&self) -> bool {
         match self {
             Value::Unknown(_) => false,
+            Value::Sensitive(v) => v.is_wholly_known(),
             Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
                 items.iter().all(Value::is_wholly_known)
             }
@@ -111,6 +190,7 @@ impl Value {
     /// The number of elements of a collection or structural value.
     pub fn len(&self) -> Option<usize> {
         match self {
+            Value::Sensitive(v) => v.len(),
             Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => Some(items.len()),
             Value::Map(_, items) | Value::Object(items) => Some(items.len()),
             _ => None,
@@ -125,6 +205,7 @@ impl Value {
     /// The string, when this is a known string.
     pub fn as_str(&self) -> Option<&str> {
         match self {
+            Value::Sensitive(v) => v.as_str(),
             Value::String(s) => Some(s),
             _ => None,
         }
@@ -133,6 +214,7 @@ impl Value {
     /// The elements of a list, set or tuple, in order.
     pub fn elements(&self) -> Option<&[Value]> {
         match self {
+            Value::Sensitive(v) => v.elements(),
             Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => Some(items),
             _ => None,
         }
@@ -141,6 +223,7 @@ impl Value {
     /// The entries of a map or object, by key.
     pub fn entries(&self) -> Option<&BTreeMap<String, Value>> {
         match self {
+            Value::Sensitive(v) => v.entries(),
             Value::Map(_, items) | Value::Object(items) => Some(items),
             _ => None,
         }
@@ -150,6 +233,7 @@ impl Value {
     /// equal unknowns of the same type).
     pub fn raw_equals(&self, other: &Value) -> bool {
         match (self, other) {
+            (Value::Sensitive(a), Value::Sensitive(b)) => a.raw_equals(b),
             (Value::Null(a), Value::Null(b)) | (Value::Unknown(a), Value::Unknown(b)) => a == b,
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Number(a), Value::Number(b)) => a == b,
@@ -169,6 +253,12 @@ impl Value {
     /// Equality as the `==` operator sees it: `Unknown(bool)` when the
     /// answer depends on an unknown, `false` across different types.
     pub fn equals(&self, other: &Value) -> Value {
+        if self.contains_sensitive() || other.contains_sensitive() {
+            return self
+                .unmarked_deep()
+                .equals(&other.unmarked_deep())
+                .sensitive();
+        }
         match (self, other) {
             (Value::Unknown(_), _) | (_, Value::Unknown(_)) => Value::Unknown(Type::Bool),
             (Value::Null(_), Value::Null(_)) => Value::Bool(true),
@@ -227,6 +317,7 @@ fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Value {
 /// last, strings by bytes, numbers by value, `false` before `true`, other
 /// types by a canonical rendering.
 pub fn set_order(a: &Value, b: &Value) -> Ordering {
+    let (a, b) = (a.unmarked().0, b.unmarked().0);
     if a.raw_equals(b) {
         return Ordering::Equal;
     }
@@ -258,6 +349,7 @@ fn set_key(v: &Value) -> Vec<u8> {
 
 fn write_set_key(v: &Value, out: &mut String) {
     match v {
+        Value::Sensitive(inner) => write_set_key(inner, out),
         Value::Unknown(_) => out.push('?'),
         Value::Null(_) => out.push('~'),
         Value::Number(n) => out.push_str(&n.text('g', 10)),

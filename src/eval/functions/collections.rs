@@ -25,7 +25,12 @@ pub fn register(ctx: &mut EvalContext) {
     ctx.set_function(
         "length",
         Function::with_return_type(
-            vec![any_param("value").allow_unknown().allow_dynamic()],
+            vec![
+                any_param("value")
+                    .allow_unknown()
+                    .allow_dynamic()
+                    .allow_marked(),
+            ],
             |args| match args[0].ty() {
                 Type::String | Type::Dynamic => Ok(Type::Number),
                 t if t.is_collection() || matches!(t, Type::Tuple(_) | Type::Object(_)) => {
@@ -36,19 +41,11 @@ pub fn register(ctx: &mut EvalContext) {
                     "argument must be a string, a collection type, or a structural type",
                 )),
             },
-            |args, _| match &args[0] {
-                Value::Unknown(_) => Ok(Value::Unknown(Type::Number)),
-                Value::String(text) => Ok(num(text.graphemes(true).count() as i64)),
-                v => match v.len() {
-                    Some(len) if v.is_wholly_known() || !matches!(v, Value::Set(..)) => {
-                        Ok(num(len as i64))
-                    }
-                    Some(_) => Ok(Value::Unknown(Type::Number)),
-                    None => Err(arg_error(
-                        0,
-                        "argument must be a string, a collection type, or a structural type",
-                    )),
-                },
+            // A sensitive value has a sensitive length; sensitive elements
+            // do not make the count sensitive.
+            |args, _| match args[0].unmarked() {
+                (v, true) => Ok(length_of(v)?.sensitive()),
+                (v, false) => length_of(v),
             },
         ),
     );
@@ -884,6 +881,22 @@ pub fn register(ctx: &mut EvalContext) {
         )
         .variadic(any_param("sets")),
     );
+}
+
+/// `length` of a value without its own mark.
+fn length_of(v: &Value) -> Result<Value> {
+    match v {
+        Value::Unknown(_) => Ok(Value::Unknown(Type::Number)),
+        Value::String(text) => Ok(num(text.graphemes(true).count() as i64)),
+        v => match v.len() {
+            Some(len) if v.is_wholly_known() || !matches!(v, Value::Set(..)) => Ok(num(len as i64)),
+            Some(_) => Ok(Value::Unknown(Type::Number)),
+            None => Err(arg_error(
+                0,
+                "argument must be a string, a collection type, or a structural type",
+            )),
+        },
+    }
 }
 
 fn element_index(idx: &Value, len: usize) -> Result<usize> {

@@ -5,6 +5,7 @@ use crate::eval::context::{EvalContext, Function, FunctionError, Param};
 use crate::eval::convert::{conversion_exists, convert, mismatch_message};
 use crate::eval::display::go_quote;
 use crate::eval::types::Type;
+use crate::eval::value::Value;
 
 /// Adds the conversion functions to `ctx`.
 pub fn register(ctx: &mut EvalContext) {
@@ -14,6 +15,38 @@ pub fn register(ctx: &mut EvalContext) {
     ctx.set_function("tolist", to(Type::list(Type::Dynamic)));
     ctx.set_function("toset", to(Type::set(Type::Dynamic)));
     ctx.set_function("tomap", to(Type::map(Type::Dynamic)));
+    let any = || {
+        Param::new("value", Type::Dynamic)
+            .allow_null()
+            .allow_unknown()
+            .allow_dynamic()
+            .allow_marked()
+    };
+    ctx.set_function(
+        "sensitive",
+        Function::with_return_type(
+            vec![any()],
+            |args| Ok(args[0].ty()),
+            |args, _| Ok(args[0].clone().sensitive()),
+        ),
+    );
+    ctx.set_function(
+        "nonsensitive",
+        Function::with_return_type(
+            vec![any()],
+            |args| Ok(args[0].ty()),
+            |args, _| {
+                // Only the value's own mark: sensitive elements stay sensitive.
+                Ok(args[0].unmarked().0.clone())
+            },
+        ),
+    );
+    ctx.set_function(
+        "issensitive",
+        Function::new(vec![any()], Type::Bool, |args, _| {
+            Ok(Value::Bool(args[0].is_sensitive()))
+        }),
+    );
 }
 
 /// A function converting its argument to `want`.
