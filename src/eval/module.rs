@@ -16,6 +16,7 @@ use crate::syntax_kind::SyntaxKind::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use text_size::TextRange;
 
 /// A diagnostic with the file it is about.
 #[derive(Clone, Debug)]
@@ -161,8 +162,13 @@ impl Module {
             let Some(body) = &file.body else { continue };
             for block in body.blocks() {
                 let labels: Vec<String> = block.labels().map(|l| l.value()).collect();
-                let Some(block_body) = block.body() else {
-                    continue;
+                // `variable "x" {}` has no body node: an empty body.
+                let block_body = match block.body() {
+                    Some(b) => b,
+                    None => match empty_body() {
+                        Some(b) => b,
+                        None => continue,
+                    },
                 };
                 match (block.type_name().as_deref(), labels.as_slice()) {
                     (Some("variable"), [name]) => {
@@ -258,9 +264,11 @@ impl Module {
             }
         }
         let mut tfvars: Vec<PathBuf> = Vec::new();
-        let main_tfvars = dir.join("terraform.tfvars");
-        if main_tfvars.is_file() {
-            tfvars.push(main_tfvars);
+        for main in ["terraform.tfvars", "terraform.tfvars.json"] {
+            let path = dir.join(main);
+            if path.is_file() {
+                tfvars.push(path);
+            }
         }
         let mut autos: Vec<PathBuf> = std::fs::read_dir(dir)
             .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
@@ -268,7 +276,7 @@ impl Module {
         autos.retain(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| n.ends_with(".auto.tfvars"))
+                .is_some_and(|n| n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json"))
         });
         autos.sort();
         tfvars.extend(autos);
@@ -296,6 +304,47 @@ impl Module {
                             continue;
                         }
                     };
+                    if display.ends_with(".json") {
+                        // JSON variable files: one property per variable.
+                        match serde_json::from_str::<serde_json::Value>(&text) {
+                            Ok(serde_json::Value::Object(map)) => {
+                                for (name, v) in map {
+                                    if declared(&name).is_some() {
+                                        let value = super::functions::encoding::from_json(&v);
+                                        set_raw(
+                                            &name,
+                                            value,
+                                            &display,
+                                            &text,
+                                            Diagnostic::new("", "", Default::default()),
+                                        );
+                                    }
+                                }
+                            }
+                            Ok(_) => diagnostics.push(FileDiagnostic {
+                                path: display.clone(),
+                                text: text.clone(),
+                                diagnostic: Diagnostic::new(
+                                    "Invalid variables file",
+                                    "The root of a JSON variables file must be an object.",
+                                    Default::default(),
+                                ),
+                            }),
+                            Err(e) => {
+                                let offset = json_offset(&text, e.line(), e.column());
+                                diagnostics.push(FileDiagnostic {
+                                    path: display.clone(),
+                                    text: text.clone(),
+                                    diagnostic: Diagnostic::new(
+                                        "Invalid JSON",
+                                        e.to_string(),
+                                        TextRange::empty(offset),
+                                    ),
+                                });
+                            }
+                        }
+                        continue;
+                    }
                     let parse = crate::parse(&text);
                     for e in parse.errors() {
                         diagnostics.push(FileDiagnostic {
@@ -671,4 +720,21 @@ fn string_input(
         Ok(v) => (v, None),
         Err(mut ds) => (Value::Unknown(Type::Dynamic), Some(ds.remove(0))),
     }
+}
+
+/// The byte offset of a 1-based line and column (in bytes) as serde_json
+/// reports them.
+fn json_offset(text: &str, line: usize, column: usize) -> text_size::TextSize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let offset = (start + column.saturating_sub(1)).min(text.len());
+    text_size::TextSize::from(offset as u32)
+}
+
+/// An empty body, for blocks written `{}`.
+fn empty_body() -> Option<Body> {
+    crate::parse("x {\n}\n").body()?.blocks().next()?.body()
 }
