@@ -228,6 +228,9 @@ impl ForDirective {
 /// assert_eq!(hclwright::ast::decode_quoted(r#"a\tb \"c\" $${x}"#), "a\tb \"c\" ${x}");
 /// ```
 pub fn decode_quoted(text: &str) -> String {
+    if !text.contains(['\\', '$', '%']) {
+        return text.to_string();
+    }
     let mut out = String::with_capacity(text.len());
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {

@@ -248,7 +248,7 @@ impl<'c> Evaluator<'c> {
         let mut unknown = false;
         for item in o.items() {
             let Some(key) = item.key() else { continue };
-            let key_range = trimmed_range(key.syntax());
+            let key_range = || trimmed_range(key.syntax());
             let key_value = match key.bare_name() {
                 Some(name) => Value::string(name),
                 None => match key.expr() {
@@ -268,7 +268,7 @@ impl<'c> Evaluator<'c> {
                 self.error(
                     "Null value as key",
                     "Can't use a null value as a key.",
-                    key_range,
+                    key_range(),
                 );
                 continue;
             }
@@ -278,7 +278,7 @@ impl<'c> Evaluator<'c> {
                     self.error(
                         "Incorrect key type",
                         format!("Can't use this value as a key: {err}."),
-                        key_range,
+                        key_range(),
                     );
                     continue;
                 }

@@ -253,6 +253,31 @@ fn build(flat: Vec<Flat>) -> Vec<Node> {
 
 /// Evaluates a quoted or heredoc template expression.
 pub(crate) fn evaluate_template(ev: &mut Evaluator<'_>, e: &Expr) -> Value {
+    // The common case, a quoted string without interpolation: no layout
+    // work at all.
+    if let Expr::QuotedTemplate(t) = e {
+        let mut text: Option<String> = None;
+        let mut plain = true;
+        for element in t.syntax().children_with_tokens() {
+            match element {
+                rowan::NodeOrToken::Node(_) => {
+                    plain = false;
+                    break;
+                }
+                rowan::NodeOrToken::Token(tok) if tok.kind() == TEMPLATE_LITERAL => {
+                    let decoded = ast::decode_quoted(tok.text());
+                    match &mut text {
+                        Some(s) => s.push_str(&decoded),
+                        None => text = Some(decoded),
+                    }
+                }
+                rowan::NodeOrToken::Token(_) => {}
+            }
+        }
+        if plain {
+            return Value::string(text.unwrap_or_default());
+        }
+    }
     let (parts, heredoc, indented): (Vec<TemplatePart>, bool, bool) = match e {
         Expr::QuotedTemplate(t) => (t.parts().collect(), false, false),
         Expr::HeredocTemplate(t) => (t.parts().collect(), true, t.is_indented()),
