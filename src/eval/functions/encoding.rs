@@ -428,3 +428,42 @@ impl Charset {
         }
     }
 }
+
+/// Adds `rsadecrypt` and `ephemeralasnull` to `ctx`.
+pub fn register_crypto(ctx: &mut EvalContext) {
+    ctx.set_function(
+        "rsadecrypt",
+        Function::new(vec![p("ciphertext", Type::String), p("privatekey", Type::String)], Type::String, |args, _| {
+            use rsa::pkcs1::DecodeRsaPrivateKey;
+            use rsa::pkcs8::DecodePrivateKey;
+            let ciphertext = STANDARD
+                .decode(s(&args[0]))
+                .map_err(|_| arg_error(0, "failed to decode input \"ciphertext\": cipher text must be base64-encoded"))?;
+            let pem = s(&args[1]);
+            let key = rsa::RsaPrivateKey::from_pkcs1_pem(pem)
+                .or_else(|_| rsa::RsaPrivateKey::from_pkcs8_pem(pem))
+                .map_err(|_| arg_error(1, "invalid private key: failed to parse key: not a valid PEM-encoded RSA private key"))?;
+            let plain = key
+                .decrypt(rsa::Pkcs1v15Encrypt, &ciphertext)
+                .map_err(|_| FunctionError::new("failed to decrypt: crypto/rsa: decryption error"))?;
+            String::from_utf8(plain)
+                .map(Value::string)
+                .map_err(|_| FunctionError::new("the decrypted text is not valid UTF-8"))
+        }),
+    );
+    // Nothing here is ephemeral: every value passes through.
+    ctx.set_function(
+        "ephemeralasnull",
+        Function::with_return_type(
+            vec![
+                p("value", Type::Dynamic)
+                    .allow_null()
+                    .allow_unknown()
+                    .allow_dynamic()
+                    .allow_marked(),
+            ],
+            |args| Ok(args[0].ty()),
+            |args, _| Ok(args[0].clone()),
+        ),
+    );
+}

@@ -70,6 +70,7 @@ impl EvalContext {
         strings::register(&mut self);
         encoding::register(&mut self);
         encoding::register_text(&mut self);
+        encoding::register_crypto(&mut self);
         network::register(&mut self);
         format::register(&mut self);
         collections::register(&mut self);
