@@ -151,22 +151,10 @@ pub fn register(ctx: &mut EvalContext) {
                 {
                     return Err(arg_error(0, "argument must be list, tuple, or set"));
                 }
-                let mut unknown = false;
-                for v in items(&args[0])
+                let all = items(&args[0])
                     .iter()
-                    .chain(args[0].entries().into_iter().flat_map(|m| m.values()))
-                {
-                    match v.equals(&args[1]) {
-                        Value::Bool(true) => return Ok(Value::Bool(true)),
-                        Value::Unknown(_) => unknown = true,
-                        _ => {}
-                    }
-                }
-                Ok(if unknown {
-                    Value::Unknown(Type::Bool)
-                } else {
-                    Value::Bool(false)
-                })
+                    .chain(args[0].entries().into_iter().flat_map(|m| m.values()));
+                Ok(any_true(all.map(|v| v.equals(&args[1]))))
             },
         ),
     );
@@ -719,21 +707,7 @@ pub fn register(ctx: &mut EvalContext) {
         Function::new(
             vec![p("list", Type::list(Type::Bool))],
             Type::Bool,
-            |args, _| {
-                let mut unknown = false;
-                for v in items(&args[0]) {
-                    match v {
-                        Value::Bool(true) => return Ok(Value::Bool(true)),
-                        Value::Unknown(_) => unknown = true,
-                        _ => {}
-                    }
-                }
-                Ok(if unknown {
-                    Value::Unknown(Type::Bool)
-                } else {
-                    Value::Bool(false)
-                })
-            },
+            |args, _| Ok(any_true(items(&args[0]).iter().cloned())),
         ),
     );
     ctx.set_function(
@@ -881,6 +855,24 @@ pub fn register(ctx: &mut EvalContext) {
         )
         .variadic(any_param("sets")),
     );
+}
+
+/// `true` if any of `results` is, else unknown if any is unknown, else
+/// `false`.
+fn any_true(results: impl Iterator<Item = Value>) -> Value {
+    let mut unknown = false;
+    for v in results {
+        match v {
+            Value::Bool(true) => return Value::Bool(true),
+            Value::Unknown(_) => unknown = true,
+            _ => {}
+        }
+    }
+    if unknown {
+        Value::Unknown(Type::Bool)
+    } else {
+        Value::Bool(false)
+    }
 }
 
 /// `length` of a value without its own mark.
