@@ -38,6 +38,15 @@ pub(crate) fn replace(
     };
     loop {
         let done = match node.kind() {
+            // Text put right after an item's last newline starts a new line:
+            // the body takes it (and the item, perhaps huge, is not parsed).
+            ATTRIBUTE | BLOCK
+                if range.is_empty()
+                    && range.start() == node.text_range().end()
+                    && node.last_token().is_some_and(|t| t.kind() == NEWLINE) =>
+            {
+                None
+            }
             ATTRIBUTE | BLOCK => reparse_item(&node, range, text),
             TUPLE | OBJECT => reparse_collection(&node, range, text),
             BODY => splice_body(&node, range, text),
@@ -189,8 +198,16 @@ fn splice_body(body: &SyntaxNode, range: TextRange, text: &str) -> Option<GreenN
             .rposition(|c| c.text_range().start() < range.end())
             .map_or(i, |k| k + 1)
     };
-    i = i.saturating_sub(1);
-    j = (j + 1).min(children.len());
+    // One neighbour on each side, unless it is a whole item line: items
+    // end at a newline, so a complete attribute or block beside the change
+    // parses the same without it (and may be very long).
+    let whole_item = |e: &SyntaxElement| matches!(e.kind(), ATTRIBUTE | BLOCK) && ends_line(e);
+    if i > 0 && !whole_item(&children[i - 1]) {
+        i -= 1;
+    }
+    if j < children.len() && !whole_item(&children[j]) {
+        j += 1;
+    }
     // Comment lines belong to the item right below them: take the whole
     // run of comment lines on each side, and the element after it.
     while i > 0 && in_comment_line(&children, i - 1) {
@@ -208,21 +225,34 @@ fn splice_body(body: &SyntaxNode, range: TextRange, text: &str) -> Option<GreenN
     while j < children.len() && j > 0 && !ends_line(&children[j - 1]) {
         j += 1;
     }
-    let span_start = children
-        .get(i)
-        .map_or(body.text_range().end(), |c| c.text_range().start());
-    let span_end = if j > i {
-        children[j - 1].text_range().end()
-    } else {
-        span_start
+    // The new lines must stand alone: when they end inside a line, or with
+    // a comment line (which belongs to the item below it), the next item
+    // is part of the change too.
+    let new_text = loop {
+        let span_start = children
+            .get(i)
+            .map_or(body.text_range().end(), |c| c.text_range().start());
+        let span_end = if j > i {
+            children[j - 1].text_range().end()
+        } else {
+            span_start
+        };
+        if range.start() < span_start || range.end() > span_end {
+            return None;
+        }
+        let old: String = children[i..j].iter().map(|c| c.to_string()).collect();
+        let start = usize::from(range.start() - span_start);
+        let end = usize::from(range.end() - span_start);
+        let new_text = format!("{}{}{}", &old[..start], text, &old[end..]);
+        if j < children.len() && (!new_text.ends_with('\n') || ends_with_comment_line(&new_text)) {
+            j += 1;
+            while j < children.len() && !ends_line(&children[j - 1]) {
+                j += 1;
+            }
+            continue;
+        }
+        break new_text;
     };
-    if range.start() < span_start || range.end() > span_end {
-        return None;
-    }
-    let old: String = children[i..j].iter().map(|c| c.to_string()).collect();
-    let start = usize::from(range.start() - span_start);
-    let end = usize::from(range.end() - span_start);
-    let new_text = format!("{}{}{}", &old[..start], text, &old[end..]);
     let parse = crate::parse(&new_text);
     if !parse.errors().is_empty() {
         return None;
@@ -240,6 +270,17 @@ fn splice_body(body: &SyntaxNode, range: TextRange, text: &str) -> Option<GreenN
         })
         .collect();
     Some(body.replace_with(body.green().splice_children(i..j, replacement)))
+}
+
+/// True when the last line of `text` holds only a comment.
+fn ends_with_comment_line(text: &str) -> bool {
+    let last = text
+        .trim_end_matches(['\n', '\r'])
+        .rsplit('\n')
+        .next()
+        .unwrap_or("");
+    let t = last.trim();
+    t.starts_with('#') || t.starts_with("//") || (t.starts_with("/*") && t.ends_with("*/"))
 }
 
 /// The whole file.
@@ -318,6 +359,22 @@ mod tests {
             "a = 1\n\nx = 0\n# for b\nb = 2\n"
         );
         assert_eq!(kind_at(&crate::parse("a = 1\n").syntax(), 0), Some(IDENT));
+        // Lines added after an item, or removed between a comment and the
+        // next item, are parsed without the item beside them: the comment
+        // goes to the item now below it.
+        assert_eq!(
+            check("a = [1, 2]\n", 11, 11, "b = 7\n"),
+            "a = [1, 2]\nb = 7\n"
+        );
+        assert_eq!(check("# c\na = 1\nb = 2\n", 4, 10, ""), "# c\nb = 2\n");
+        assert_eq!(
+            check("a = 1\nb = 2\n", 6, 6, "# note\n"),
+            "a = 1\n# note\nb = 2\n"
+        );
+        assert_eq!(
+            check("a = 1\nb = 2\n", 6, 6, "x = 1 /* c */\n"),
+            "a = 1\nx = 1 /* c */\nb = 2\n"
+        );
         // Every comment line right above a new item becomes its own.
         assert_eq!(check("# 1\n# 2", 7, 7, "\nx {\n}\n"), "# 1\n# 2\nx {\n}\n");
         assert_eq!(
