@@ -27,6 +27,7 @@
 
 pub mod ast;
 pub mod bump;
+pub mod convert;
 pub mod diff;
 pub mod document;
 pub mod encoding;

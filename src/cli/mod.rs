@@ -3,6 +3,7 @@
 mod bump;
 mod check;
 mod comment;
+mod convert;
 mod dump;
 mod edit;
 mod eval;
@@ -69,6 +70,8 @@ enum Command {
     /// Print the value of an expression as `terraform console` prints it,
     /// with the variables and locals of a module folder.
     Eval(eval::EvalArgs),
+    /// Convert a file to JSON (`--to json`), as the `hcl2json` tool does.
+    Convert(convert::ConvertArgs),
 }
 
 /// The exit code for bad usage of the subcommand named in `args`: 1 (as
@@ -124,5 +127,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Command::Comment(args) => comment::run(args),
         Command::Bump(args) => bump::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Convert(args) => convert::run(args),
     }
 }

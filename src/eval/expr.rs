@@ -89,7 +89,7 @@ fn range(e: &Expr) -> TextRange {
 /// The range of a node without its leading and trailing trivia.
 /// Computed only for diagnostics: finding the first and last tokens walks
 /// down the tree (iteratively: rowan's own `first_token` recurses).
-fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
+pub(crate) fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
     let range = node.text_range();
     let edge = |first: bool| -> Option<crate::SyntaxToken> {
         let mut current = node.clone();

@@ -18,11 +18,11 @@ mod convert;
 mod decode;
 mod diagnostic;
 mod display;
-mod expr;
+pub(crate) mod expr;
 pub mod functions;
 mod module;
 mod number;
-mod template;
+pub(crate) mod template;
 mod types;
 mod value;
 

@@ -34,8 +34,9 @@ struct Flat {
     strip_after: bool,
 }
 
-/// A template as a tree again, after trimming.
-enum Node {
+/// A template as a tree again, after trimming: what HCL's template
+/// expression holds.
+pub(crate) enum Node {
     Literal(String),
     Interp(Option<Expr>, TextRange),
     If(Option<Expr>, Vec<Node>, Vec<Node>),
@@ -284,6 +285,18 @@ pub(crate) fn evaluate_template(ev: &mut Evaluator<'_>, e: &Expr) -> Value {
         _ => return Value::Unknown(Type::Dynamic),
     };
     evaluate_parts(ev, parts, heredoc, indented)
+}
+
+/// The parts of a template as HCL's parser leaves them: strip markers
+/// applied, `<<-` indentation removed, adjacent literals joined.
+pub(crate) fn template_nodes(parts: Vec<TemplatePart>, heredoc: bool, indented: bool) -> Vec<Node> {
+    let mut flat = Vec::new();
+    flatten(parts, heredoc, &mut flat);
+    apply_strips(&mut flat);
+    if indented {
+        flush(&mut flat);
+    }
+    build(flat)
 }
 
 pub(crate) fn evaluate_parts(

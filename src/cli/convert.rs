@@ -1,0 +1,78 @@
+//! `hclwright convert --to json`: a file in the JSON that `hcl2json`
+//! produces for it.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use hclwright::convert::{ToJsonError, to_json};
+
+use super::files::{Input, read_error_message, read_input};
+use super::write::write_atomic;
+use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
+
+/// The target syntax.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// JSON, as `hcl2json` writes it.
+    Json,
+}
+
+/// Arguments of `convert`.
+#[derive(clap::Args, Debug)]
+pub struct ConvertArgs {
+    /// The syntax to convert to.
+    #[arg(long, value_enum)]
+    to: Syntax,
+    /// The file (`-` for standard input).
+    file: String,
+    /// Write the result to this file (atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+pub fn run(args: ConvertArgs) -> i32 {
+    let input = if args.file == "-" {
+        Input::Stdin
+    } else {
+        Input::File(PathBuf::from(&args.file))
+    };
+    let name = input.display_name();
+    let decoded = match read_input(&input) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{}", read_error_message(&input, &e));
+            return EXIT_ERRORS;
+        }
+    };
+    let text = decoded.text.into_owned();
+    let Syntax::Json = args.to;
+    let json = match to_json(&text) {
+        Ok(j) => j,
+        Err(ToJsonError::Syntax(errors)) => {
+            for e in errors {
+                eprint!("{}", e.render(&name, &text));
+            }
+            eprintln!("{name}: not converted because of syntax errors");
+            return EXIT_ERRORS;
+        }
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            return EXIT_ERRORS;
+        }
+    };
+    let out = format!("{json}\n");
+    match &args.output {
+        Some(path) => {
+            if let Err(e) = write_atomic(path, out.as_bytes()) {
+                eprintln!("{}: cannot write: {e}", path.display());
+                return EXIT_ERRORS;
+            }
+        }
+        None => {
+            if std::io::stdout().lock().write_all(out.as_bytes()).is_err() {
+                return EXIT_USAGE;
+            }
+        }
+    }
+    EXIT_OK
+}

@@ -1,0 +1,70 @@
+//! JSON text as Go's `encoding/json` writes it: keys sorted, `<`, `>` and
+//! `&` escaped, and indented as `json.Indent` indents.
+
+use serde_json::Value as Json;
+
+/// `value` indented with `indent` per level, as Go's `json.Indent` does
+/// (`{}` and `[]` when empty), without a final newline.
+///
+/// ```
+/// let v = serde_json::json!({"b": [1, {}], "a": "<x>"});
+/// assert_eq!(
+///     hclwright::convert::write_indented(&v, "  "),
+///     "{\n  \"a\": \"\\u003cx\\u003e\",\n  \"b\": [\n    1,\n    {}\n  ]\n}"
+/// );
+/// ```
+pub fn write_indented(value: &Json, indent: &str) -> String {
+    let mut out = String::new();
+    write(value, indent, 0, &mut out);
+    out
+}
+
+fn newline(out: &mut String, indent: &str, depth: usize) {
+    out.push('\n');
+    for _ in 0..depth {
+        out.push_str(indent);
+    }
+}
+
+fn write(value: &Json, indent: &str, depth: usize, out: &mut String) {
+    match value {
+        Json::Null => out.push_str("null"),
+        Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Json::Number(n) => out.push_str(&n.to_string()),
+        Json::String(s) => out.push_str(&crate::eval::json_string(s)),
+        Json::Array(items) => {
+            if items.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, indent, depth + 1);
+                write(item, indent, depth + 1, out);
+            }
+            newline(out, indent, depth);
+            out.push(']');
+        }
+        Json::Object(map) => {
+            if map.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, indent, depth + 1);
+                out.push_str(&crate::eval::json_string(k));
+                out.push_str(": ");
+                write(v, indent, depth + 1, out);
+            }
+            newline(out, indent, depth);
+            out.push('}');
+        }
+    }
+}
