@@ -10,6 +10,7 @@ mod eval;
 mod files;
 mod fmt;
 mod json;
+mod lsp;
 mod pipeline;
 mod refs;
 mod rename;
@@ -72,6 +73,9 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Convert a file to JSON (`--to json`), as the `hcl2json` tool does.
     Convert(convert::ConvertArgs),
+    /// Run the language server on standard input and output (diagnostics
+    /// and formatting for editors).
+    Lsp(lsp::LspArgs),
 }
 
 /// The exit code for bad usage of the subcommand named in `args`: 1 (as
@@ -128,5 +132,6 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Command::Bump(args) => bump::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Lsp(args) => lsp::run(args),
     }
 }

@@ -1,0 +1,321 @@
+//! `hclwright lsp`: a language server over standard input and output, on
+//! the `lsp-server` and `lsp-types` crates. So far: full text sync,
+//! syntax errors as diagnostics on open and change, and formatting as
+//! minimal text edits (the terraform profile for `.tf` and `.tfvars`, the
+//! hclfmt layout otherwise, and the lenient layout for a file with syntax
+//! errors, so that format-on-save works in the middle of an edit).
+
+use std::collections::HashMap;
+
+use hclwright::diff::TextEdit;
+use hclwright::format::{format_edits, format_lenient};
+use hclwright::{FormatOptions, TextRange, TextSize, format_with};
+use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_types::{
+    Diagnostic, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DocumentFormattingParams, InitializeParams, OneOf, Position,
+    PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+};
+
+use super::{EXIT_ERRORS, EXIT_OK};
+
+/// Arguments of `lsp`.
+#[derive(clap::Args, Debug)]
+pub struct LspArgs {
+    /// Accepted for editors that pass it; standard input and output are
+    /// always used.
+    #[arg(long)]
+    stdio: bool,
+}
+
+/// How positions count characters on a line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    Utf16,
+    Utf8,
+}
+
+pub fn run(_args: LspArgs) -> i32 {
+    let (connection, io_threads) = Connection::stdio();
+    let code = match serve(&connection) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("hclwright lsp: {e}");
+            EXIT_ERRORS
+        }
+    };
+    drop(connection);
+    let _ = io_threads.join();
+    code
+}
+
+type Failure = Box<dyn std::error::Error + Send + Sync>;
+
+fn serve(connection: &Connection) -> Result<(), Failure> {
+    let (id, params) = connection.initialize_start()?;
+    let init: InitializeParams = serde_json::from_value(params)?;
+    // UTF-8 when the client offers it, else the protocol's UTF-16.
+    let offers_utf8 = init
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref())
+        .is_some_and(|e| e.contains(&PositionEncodingKind::UTF8));
+    let encoding = if offers_utf8 {
+        Encoding::Utf8
+    } else {
+        Encoding::Utf16
+    };
+    let capabilities = ServerCapabilities {
+        position_encoding: Some(if offers_utf8 {
+            PositionEncodingKind::UTF8
+        } else {
+            PositionEncodingKind::UTF16
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        ..ServerCapabilities::default()
+    };
+    connection.initialize_finish(
+        id,
+        serde_json::json!({
+            "capabilities": capabilities,
+            "serverInfo": {"name": "hclwright", "version": env!("CARGO_PKG_VERSION")},
+        }),
+    )?;
+    let mut docs: HashMap<Uri, String> = HashMap::new();
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection.handle_shutdown(&request)? {
+                    return Ok(());
+                }
+                let response = handle_request(&request, &docs, encoding);
+                connection.sender.send(Message::Response(response))?;
+            }
+            Message::Notification(notification) => {
+                if let Some((uri, text)) = handle_notification(notification, &mut docs) {
+                    let diagnostics = diagnostics(&text, encoding);
+                    let params = PublishDiagnosticsParams {
+                        uri,
+                        diagnostics,
+                        version: None,
+                    };
+                    connection
+                        .sender
+                        .send(Message::Notification(Notification::new(
+                            "textDocument/publishDiagnostics".into(),
+                            params,
+                        )))?;
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// Updates the open documents; returns a document whose text changed.
+fn handle_notification(n: Notification, docs: &mut HashMap<Uri, String>) -> Option<(Uri, String)> {
+    match n.method.as_str() {
+        "textDocument/didOpen" => {
+            let p: DidOpenTextDocumentParams = serde_json::from_value(n.params).ok()?;
+            docs.insert(p.text_document.uri.clone(), p.text_document.text.clone());
+            Some((p.text_document.uri, p.text_document.text))
+        }
+        "textDocument/didChange" => {
+            let p: DidChangeTextDocumentParams = serde_json::from_value(n.params).ok()?;
+            // Full sync: the last change holds the whole text.
+            let text = p.content_changes.into_iter().last()?.text;
+            docs.insert(p.text_document.uri.clone(), text.clone());
+            Some((p.text_document.uri, text))
+        }
+        "textDocument/didClose" => {
+            let p: DidCloseTextDocumentParams = serde_json::from_value(n.params).ok()?;
+            docs.remove(&p.text_document.uri);
+            None
+        }
+        _ => None,
+    }
+}
+
+fn handle_request(request: &Request, docs: &HashMap<Uri, String>, encoding: Encoding) -> Response {
+    match request.method.as_str() {
+        "textDocument/formatting" => {
+            let Ok(p) = serde_json::from_value::<DocumentFormattingParams>(request.params.clone())
+            else {
+                return invalid(request, "invalid formatting parameters");
+            };
+            let Some(text) = docs.get(&p.text_document.uri) else {
+                return invalid(request, "the document is not open");
+            };
+            let terraform = is_terraform(p.text_document.uri.as_str());
+            let edits: Vec<lsp_types::TextEdit> = formatting_edits(text, terraform)
+                .into_iter()
+                .map(|e| lsp_types::TextEdit {
+                    range: range(text, e.range, encoding),
+                    new_text: e.new_text,
+                })
+                .collect();
+            Response::new_ok(request.id.clone(), edits)
+        }
+        _ => Response::new_err(
+            request.id.clone(),
+            lsp_server::ErrorCode::MethodNotFound as i32,
+            format!("{} is not supported", request.method),
+        ),
+    }
+}
+
+fn invalid(request: &Request, message: &str) -> Response {
+    Response::new_err(
+        request.id.clone(),
+        lsp_server::ErrorCode::InvalidParams as i32,
+        message.into(),
+    )
+}
+
+/// `.tf`, `.tfvars` and their test files take the terraform profile.
+fn is_terraform(uri: &str) -> bool {
+    [".tf", ".tfvars", ".tftest.hcl", ".tfmock.hcl"]
+        .iter()
+        .any(|ext| uri.ends_with(ext))
+}
+
+/// The edits that format `text`: the profile's layout for a valid file,
+/// the lenient layout for one with syntax errors.
+fn formatting_edits(text: &str, terraform: bool) -> Vec<TextEdit> {
+    if !hclwright::syntax_errors(text).is_empty() {
+        let options = if terraform {
+            FormatOptions::terraform()
+        } else {
+            FormatOptions::default()
+        };
+        return minimal_edits(text, &format_lenient(text, &options).0);
+    }
+    if terraform {
+        match format_with(text, &FormatOptions::terraform()) {
+            Ok(formatted) => minimal_edits(text, &formatted),
+            Err(_) => Vec::new(),
+        }
+    } else {
+        format_edits(text)
+    }
+}
+
+/// The smallest edits from `old` to `new`, character by character inside
+/// the lines that differ.
+fn minimal_edits(old: &str, new: &str) -> Vec<TextEdit> {
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_chars(old, new);
+    let mut edits: Vec<TextEdit> = Vec::new();
+    for op in diff.ops() {
+        let (tag, old_range, new_range) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
+            continue;
+        }
+        let start = byte_offset(old, old_range.start);
+        let end = byte_offset(old, old_range.end);
+        let new_text: String = new
+            .chars()
+            .skip(new_range.start)
+            .take(new_range.len())
+            .collect();
+        let range = TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32));
+        match edits.last_mut() {
+            Some(last) if last.range.end() == range.start() => {
+                last.range = last.range.cover(range);
+                last.new_text.push_str(&new_text);
+            }
+            _ => edits.push(TextEdit { range, new_text }),
+        }
+    }
+    edits
+}
+
+/// The byte offset of the `chars`-th character.
+fn byte_offset(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i)
+}
+
+fn diagnostics(text: &str, encoding: Encoding) -> Vec<Diagnostic> {
+    hclwright::parse(text)
+        .errors()
+        .iter()
+        .map(|e| Diagnostic {
+            range: range(text, e.range, encoding),
+            severity: Some(DiagnosticSeverity::ERROR),
+            source: Some("hclwright".into()),
+            message: e.message.clone(),
+            ..Diagnostic::default()
+        })
+        .collect()
+}
+
+fn range(text: &str, r: TextRange, encoding: Encoding) -> Range {
+    Range {
+        start: position(text, usize::from(r.start()), encoding),
+        end: position(text, usize::from(r.end()), encoding),
+    }
+}
+
+/// A byte offset as a line and a character in the negotiated encoding.
+fn position(text: &str, offset: usize, encoding: Encoding) -> Position {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() as u32;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let on_line = &text[line_start..offset];
+    let character = match encoding {
+        Encoding::Utf8 => on_line.len(),
+        Encoding::Utf16 => on_line.encode_utf16().count(),
+    } as u32;
+    Position { line, character }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_in_both_encodings() {
+        let text = "a = \"é😀\"\nb";
+        assert_eq!(
+            position(text, 11, Encoding::Utf8),
+            Position {
+                line: 0,
+                character: 11
+            }
+        );
+        assert_eq!(
+            position(text, 11, Encoding::Utf16),
+            Position {
+                line: 0,
+                character: 8
+            }
+        );
+        assert_eq!(
+            position(text, 13, Encoding::Utf16),
+            Position {
+                line: 1,
+                character: 0
+            }
+        );
+    }
+
+    #[test]
+    fn minimal_edits_touch_only_spaces() {
+        let old = "a=1\nbb  = 2\n";
+        let edits = minimal_edits(old, "a  = 1\nbb = 2\n");
+        assert!(edits.iter().all(|e| e.new_text.trim().is_empty()));
+        assert_eq!(
+            hclwright::diff::apply_edits(old, &edits).unwrap(),
+            "a  = 1\nbb = 2\n"
+        );
+    }
+}

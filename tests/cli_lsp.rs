@@ -1,0 +1,120 @@
+//! `hclwright lsp` driven as an editor drives it, over standard input and
+//! output: initialize, open a document with a syntax error, receive its
+//! diagnostics, change it, format it, shut down.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+
+fn send(stdin: &mut ChildStdin, message: Value) {
+    let body = message.to_string();
+    write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+    stdin.flush().unwrap();
+}
+
+fn receive(out: &mut BufReader<ChildStdout>) -> Value {
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            length = n.parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    out.read_exact(&mut body).unwrap();
+    serde_json::from_slice(&body).unwrap()
+}
+
+/// The next message that is not a log or progress notification.
+fn next(out: &mut BufReader<ChildStdout>) -> Value {
+    loop {
+        let m = receive(out);
+        if m["method"] != "window/logMessage" {
+            return m;
+        }
+    }
+}
+
+#[test]
+fn diagnostics_and_formatting() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    let init = next(&mut out);
+    assert_eq!(init["id"], 1);
+    assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-16");
+    assert_eq!(
+        init["result"]["capabilities"]["documentFormattingProvider"],
+        true
+    );
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    );
+
+    let uri = "file:///work/main.tf";
+    // "é" is two UTF-8 bytes but one UTF-16 unit: the error's column shows it.
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "terraform", "version": 1, "text": "a = \"é\"\nb = [1, 2\n"}}}),
+    );
+    let diags = next(&mut out);
+    assert_eq!(diags["method"], "textDocument/publishDiagnostics");
+    let list = diags["params"]["diagnostics"].as_array().unwrap();
+    assert!(!list.is_empty());
+    assert_eq!(list[0]["range"]["start"]["line"], 1);
+
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"text": "a=\"é\"\nbb   = 2\n"}]}}),
+    );
+    let diags = next(&mut out);
+    assert_eq!(diags["params"]["diagnostics"], json!([]));
+
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/formatting", "params": {
+            "textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}}),
+    );
+    let formatted = next(&mut out);
+    assert_eq!(formatted["id"], 2);
+    let edits = formatted["result"].as_array().unwrap();
+    // Minimal edits: only spaces, no whole-document replacement.
+    assert!(edits.len() >= 2);
+    for e in edits {
+        assert!(e["newText"].as_str().unwrap().trim().is_empty(), "{e}");
+    }
+    let first = &edits[0]["range"]["start"];
+    assert_eq!(
+        (first["line"].as_u64(), first["character"].as_u64()),
+        (Some(0), Some(1))
+    );
+
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}),
+    );
+    let done = next(&mut out);
+    assert_eq!(done["id"], 3);
+    send(&mut stdin, json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert!(child.wait().unwrap().success());
+}
