@@ -84,7 +84,8 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
             "serverInfo": {"name": "hclwright", "version": env!("CARGO_PKG_VERSION")},
         }),
     )?;
-    let mut docs: HashMap<Uri, String> = HashMap::new();
+    // Keyed by the URI's text (`Uri` caches parts of itself inside).
+    let mut docs: HashMap<String, String> = HashMap::new();
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
@@ -117,37 +118,47 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
 }
 
 /// Updates the open documents; returns a document whose text changed.
-fn handle_notification(n: Notification, docs: &mut HashMap<Uri, String>) -> Option<(Uri, String)> {
+fn handle_notification(
+    n: Notification,
+    docs: &mut HashMap<String, String>,
+) -> Option<(Uri, String)> {
     match n.method.as_str() {
         "textDocument/didOpen" => {
             let p: DidOpenTextDocumentParams = serde_json::from_value(n.params).ok()?;
-            docs.insert(p.text_document.uri.clone(), p.text_document.text.clone());
+            docs.insert(
+                p.text_document.uri.as_str().to_string(),
+                p.text_document.text.clone(),
+            );
             Some((p.text_document.uri, p.text_document.text))
         }
         "textDocument/didChange" => {
             let p: DidChangeTextDocumentParams = serde_json::from_value(n.params).ok()?;
             // Full sync: the last change holds the whole text.
             let text = p.content_changes.into_iter().last()?.text;
-            docs.insert(p.text_document.uri.clone(), text.clone());
+            docs.insert(p.text_document.uri.as_str().to_string(), text.clone());
             Some((p.text_document.uri, text))
         }
         "textDocument/didClose" => {
             let p: DidCloseTextDocumentParams = serde_json::from_value(n.params).ok()?;
-            docs.remove(&p.text_document.uri);
+            docs.remove(p.text_document.uri.as_str());
             None
         }
         _ => None,
     }
 }
 
-fn handle_request(request: &Request, docs: &HashMap<Uri, String>, encoding: Encoding) -> Response {
+fn handle_request(
+    request: &Request,
+    docs: &HashMap<String, String>,
+    encoding: Encoding,
+) -> Response {
     match request.method.as_str() {
         "textDocument/formatting" => {
             let Ok(p) = serde_json::from_value::<DocumentFormattingParams>(request.params.clone())
             else {
                 return invalid(request, "invalid formatting parameters");
             };
-            let Some(text) = docs.get(&p.text_document.uri) else {
+            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
                 return invalid(request, "the document is not open");
             };
             let terraform = is_terraform(p.text_document.uri.as_str());
