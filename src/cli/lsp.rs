@@ -13,9 +13,10 @@ use hclwright::{FormatOptions, TextRange, TextSize, format_with};
 use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::{
     Diagnostic, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DocumentFormattingParams, InitializeParams, OneOf, Position,
-    PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    DidOpenTextDocumentParams, DocumentFormattingParams, DocumentRangeFormattingParams,
+    DocumentSymbol, DocumentSymbolParams, InitializeParams, OneOf, Position, PositionEncodingKind,
+    PublishDiagnosticsParams, Range, ServerCapabilities, SymbolKind, TextDocumentSyncCapability,
+    TextDocumentSyncKind, Uri,
 };
 
 use super::{EXIT_ERRORS, EXIT_OK};
@@ -75,6 +76,8 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
         }),
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     };
     connection.initialize_finish(
@@ -171,6 +174,43 @@ fn handle_request(
                 .collect();
             Response::new_ok(request.id.clone(), edits)
         }
+        "textDocument/rangeFormatting" => {
+            let Ok(p) =
+                serde_json::from_value::<DocumentRangeFormattingParams>(request.params.clone())
+            else {
+                return invalid(request, "invalid range formatting parameters");
+            };
+            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
+                return invalid(request, "the document is not open");
+            };
+            let start = offset(text, p.range.start, encoding);
+            let end = offset(text, p.range.end, encoding).max(start);
+            let selected = TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32));
+            let edits: Vec<lsp_types::TextEdit> =
+                hclwright::format::format_range_edits(text, selected)
+                    .into_iter()
+                    .map(|e| lsp_types::TextEdit {
+                        range: range(text, e.range, encoding),
+                        new_text: e.new_text,
+                    })
+                    .collect();
+            Response::new_ok(request.id.clone(), edits)
+        }
+        "textDocument/documentSymbol" => {
+            let Ok(p) = serde_json::from_value::<DocumentSymbolParams>(request.params.clone())
+            else {
+                return invalid(request, "invalid symbol parameters");
+            };
+            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
+                return invalid(request, "the document is not open");
+            };
+            let parse = hclwright::parse(text);
+            let symbols = parse
+                .body()
+                .map(|b| symbols(&b, text, encoding))
+                .unwrap_or_default();
+            Response::new_ok(request.id.clone(), symbols)
+        }
         _ => Response::new_err(
             request.id.clone(),
             lsp_server::ErrorCode::MethodNotFound as i32,
@@ -184,6 +224,56 @@ fn invalid(request: &Request, message: &str) -> Response {
         request.id.clone(),
         lsp_server::ErrorCode::InvalidParams as i32,
         message.into(),
+    )
+}
+
+/// Blocks (with their labels) and attributes as a tree.
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be given.
+fn symbols(body: &hclwright::ast::Body, text: &str, encoding: Encoding) -> Vec<DocumentSymbol> {
+    use hclwright::ast::BodyItem;
+    let mut out = Vec::new();
+    for item in body.items() {
+        let (name, detail, kind, children, selection) = match &item {
+            BodyItem::Attribute(a) => {
+                let Some(name) = a.name() else { continue };
+                let selection = a.name_token().map(|t| t.text_range());
+                (name, None, SymbolKind::PROPERTY, None, selection)
+            }
+            BodyItem::Block(b) => {
+                let labels: Vec<String> = b.labels().map(|l| l.value()).collect();
+                let mut name = b.type_name().unwrap_or_default();
+                for l in &labels {
+                    name.push_str(&format!(" {}", hclwright::eval::go_quote(l)));
+                }
+                let children = b.body().map(|inner| symbols(&inner, text, encoding));
+                let selection = b.type_token().map(|t| t.text_range());
+                (name, None, SymbolKind::STRUCT, children, selection)
+            }
+        };
+        let full = hclwright_trimmed(item.syntax());
+        out.push(DocumentSymbol {
+            name,
+            detail,
+            kind,
+            tags: None,
+            deprecated: None,
+            range: range(text, full, encoding),
+            selection_range: range(text, selection.unwrap_or(full), encoding),
+            children,
+        });
+    }
+    out
+}
+
+/// A node's range without its leading indentation and final newline.
+fn hclwright_trimmed(node: &hclwright::SyntaxNode) -> TextRange {
+    let r = node.text_range();
+    let text = node.text().to_string();
+    let lead = text.len() - text.trim_start().len();
+    let trail = text.len() - text.trim_end().len();
+    TextRange::new(
+        r.start() + TextSize::from(lead as u32),
+        (r.end() - TextSize::from(trail as u32)).max(r.start() + TextSize::from(lead as u32)),
     )
 }
 
@@ -273,6 +363,33 @@ fn range(text: &str, r: TextRange, encoding: Encoding) -> Range {
         start: position(text, usize::from(r.start()), encoding),
         end: position(text, usize::from(r.end()), encoding),
     }
+}
+
+/// A position in the negotiated encoding as a byte offset (clamped to the
+/// line and the text).
+fn offset(text: &str, p: Position, encoding: Encoding) -> usize {
+    let mut line_start = 0;
+    for _ in 0..p.line {
+        match text[line_start..].find('\n') {
+            Some(i) => line_start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
+    let line = &text[line_start..line_end];
+    let mut units = 0u32;
+    for (i, c) in line.char_indices() {
+        if units >= p.character {
+            return line_start + i;
+        }
+        units += match encoding {
+            Encoding::Utf8 => c.len_utf8() as u32,
+            Encoding::Utf16 => c.len_utf16() as u32,
+        };
+    }
+    line_end
 }
 
 /// A byte offset as a line and a character in the negotiated encoding.
