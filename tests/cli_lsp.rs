@@ -118,3 +118,53 @@ fn diagnostics_and_formatting() {
     send(&mut stdin, json!({"jsonrpc": "2.0", "method": "exit"}));
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn hover_shows_the_evaluated_value() {
+    let dir = std::env::temp_dir().join(format!("hclwright-lsp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = "variable \"n\" {\n  default = 2\n}\nlocals {\n  x = [for i in range(var.n) : \"s${i}\"]\n}\noutput \"o\" {\n  value = local.x\n}\n";
+    std::fs::write(dir.join("main.tf"), text).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    let _ = next(&mut out);
+    send(&mut stdin, json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let uri = format!("file://{}", dir.join("main.tf").display());
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "terraform", "version": 1, "text": text}}}),
+    );
+    let _ = next(&mut out);
+    // On `local.x` (line 7, after `value = `).
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": uri}, "position": {"line": 7, "character": 12}}}),
+    );
+    let hover = next(&mut out);
+    assert_eq!(
+        hover["result"]["contents"]["value"],
+        "```hcl\n[\n  \"s0\",\n  \"s1\",\n]\n```"
+    );
+    assert_eq!(hover["result"]["range"]["start"]["character"], 10);
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}),
+    );
+    let _ = next(&mut out);
+    send(&mut stdin, json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,9 +14,10 @@ use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::{
     Diagnostic, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentFormattingParams, DocumentRangeFormattingParams,
-    DocumentSymbol, DocumentSymbolParams, InitializeParams, OneOf, Position, PositionEncodingKind,
-    PublishDiagnosticsParams, Range, ServerCapabilities, SymbolKind, TextDocumentSyncCapability,
-    TextDocumentSyncKind, Uri,
+    DocumentSymbol, DocumentSymbolParams, Hover, HoverContents, HoverParams,
+    HoverProviderCapability, InitializeParams, MarkupContent, MarkupKind, OneOf, Position,
+    PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities, SymbolKind,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 
 use super::{EXIT_ERRORS, EXIT_OK};
@@ -78,6 +79,7 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
         document_formatting_provider: Some(OneOf::Left(true)),
         document_range_formatting_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     };
     connection.initialize_finish(
@@ -196,6 +198,20 @@ fn handle_request(
                     .collect();
             Response::new_ok(request.id.clone(), edits)
         }
+        "textDocument/hover" => {
+            let Ok(p) = serde_json::from_value::<HoverParams>(request.params.clone()) else {
+                return invalid(request, "invalid hover parameters");
+            };
+            let doc = &p.text_document_position_params;
+            let Some(text) = docs.get(doc.text_document.uri.as_str()) else {
+                return invalid(request, "the document is not open");
+            };
+            let at = offset(text, doc.position, encoding);
+            Response::new_ok(
+                request.id.clone(),
+                hover(doc.text_document.uri.as_str(), text, at, encoding),
+            )
+        }
         "textDocument/documentSymbol" => {
             let Ok(p) = serde_json::from_value::<DocumentSymbolParams>(request.params.clone())
             else {
@@ -225,6 +241,61 @@ fn invalid(request: &Request, message: &str) -> Response {
         lsp_server::ErrorCode::InvalidParams as i32,
         message.into(),
     )
+}
+
+/// The value of the reference under the cursor (`var.x`, `local.y`,
+/// `local.m["k"]`), evaluated in the module of the document's folder as
+/// `terraform console` would print it. Saved files are read: changes not
+/// yet saved in other files are not seen.
+fn hover(uri: &str, text: &str, at: usize, encoding: Encoding) -> Option<Hover> {
+    let path = file_path(uri)?;
+    let folder = path.parent()?.to_path_buf();
+    let parse = hclwright::parse(text);
+    let reference = hclwright::refs::references(&parse.syntax())
+        .into_iter()
+        .find(|r| {
+            let range = r.traversal.range();
+            usize::from(range.start()) <= at && at <= usize::from(range.end())
+        })?;
+    let range_of = reference.traversal.range();
+    let source = &text[usize::from(range_of.start())..usize::from(range_of.end())];
+    let base = hclwright::eval::EvalContext::new()
+        .with_terraform_functions()
+        .with_filesystem_functions(&folder);
+    let module =
+        hclwright::eval::Module::load(&folder, &hclwright::eval::ModuleInputs::from_env(), base);
+    let value = hclwright::eval::evaluate_str(source, &module.context).ok()?;
+    let shown = hclwright::eval::console_string(&value);
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: format!("```hcl\n{shown}\n```"),
+        }),
+        range: Some(range(text, range_of, encoding)),
+    })
+}
+
+/// The local path of a `file://` URI.
+fn file_path(uri: &str) -> Option<std::path::PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    let bytes = rest.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Some(b) = rest
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    Some(std::path::PathBuf::from(String::from_utf8(out).ok()?))
 }
 
 /// Blocks (with their labels) and attributes as a tree.
