@@ -139,7 +139,10 @@ fn hover_shows_the_evaluated_value() {
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
     );
     let _ = next(&mut out);
-    send(&mut stdin, json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    );
     let uri = format!("file://{}", dir.join("main.tf").display());
     send(
         &mut stdin,
@@ -159,6 +162,28 @@ fn hover_shows_the_evaluated_value() {
         "```hcl\n[\n  \"s0\",\n  \"s1\",\n]\n```"
     );
     assert_eq!(hover["result"]["range"]["start"]["character"], 10);
+    // Definitions: `local.x` is the `x` in `locals`, `var.n` the variable's label.
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "textDocument/definition", "params": {
+            "textDocument": {"uri": uri}, "position": {"line": 7, "character": 12}}}),
+    );
+    let def = next(&mut out);
+    assert_eq!(
+        def["result"][0]["range"]["start"],
+        json!({"line": 4, "character": 2})
+    );
+    assert_eq!(def["result"][0]["uri"], uri);
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "textDocument/definition", "params": {
+            "textDocument": {"uri": uri}, "position": {"line": 4, "character": 24}}}),
+    );
+    let def = next(&mut out);
+    assert_eq!(
+        def["result"][0]["range"]["start"],
+        json!({"line": 0, "character": 9})
+    );
     send(
         &mut stdin,
         json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}),

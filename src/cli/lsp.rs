@@ -14,10 +14,10 @@ use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::{
     Diagnostic, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentFormattingParams, DocumentRangeFormattingParams,
-    DocumentSymbol, DocumentSymbolParams, Hover, HoverContents, HoverParams,
-    HoverProviderCapability, InitializeParams, MarkupContent, MarkupKind, OneOf, Position,
-    PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities, SymbolKind,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    DocumentSymbol, DocumentSymbolParams, GotoDefinitionParams, Hover, HoverContents, HoverParams,
+    HoverProviderCapability, InitializeParams, Location, MarkupContent, MarkupKind, OneOf,
+    Position, PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities,
+    SymbolKind, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 
 use super::{EXIT_ERRORS, EXIT_OK};
@@ -80,6 +80,7 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
         document_range_formatting_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     };
     connection.initialize_finish(
@@ -212,6 +213,19 @@ fn handle_request(
                 hover(doc.text_document.uri.as_str(), text, at, encoding),
             )
         }
+        "textDocument/definition" => {
+            let Ok(p) = serde_json::from_value::<GotoDefinitionParams>(request.params.clone())
+            else {
+                return invalid(request, "invalid definition parameters");
+            };
+            let doc = &p.text_document_position_params;
+            let Some(text) = docs.get(doc.text_document.uri.as_str()) else {
+                return invalid(request, "the document is not open");
+            };
+            let at = offset(text, doc.position, encoding);
+            let found = definition(doc.text_document.uri.as_str(), text, at, docs, encoding);
+            Response::new_ok(request.id.clone(), found)
+        }
         "textDocument/documentSymbol" => {
             let Ok(p) = serde_json::from_value::<DocumentSymbolParams>(request.params.clone())
             else {
@@ -273,6 +287,81 @@ fn hover(uri: &str, text: &str, at: usize, encoding: Encoding) -> Option<Hover> 
         }),
         range: Some(range(text, range_of, encoding)),
     })
+}
+
+/// Where the object a reference names is declared: `var.x` → `variable
+/// "x"`, `local.x` → the attribute in `locals`, `module.x`, `data.t.n`,
+/// and a resource `t.n`, among the `.tf` files of the document's folder
+/// (open documents as the editor holds them, the others as saved).
+fn definition(
+    uri: &str,
+    text: &str,
+    at: usize,
+    docs: &HashMap<String, String>,
+    encoding: Encoding,
+) -> Option<Vec<Location>> {
+    use hclwright::ast::AstNode;
+    let folder = file_path(uri)?.parent()?.to_path_buf();
+    let parse = hclwright::parse(text);
+    let reference = hclwright::refs::references(&parse.syntax())
+        .into_iter()
+        .find(|r| {
+            let range = r.traversal.range();
+            usize::from(range.start()) <= at && at <= usize::from(range.end())
+        })?;
+    let names = reference.traversal.leading_names();
+    let names: Vec<&str> = names.iter().map(|s| &**s).collect();
+    // (block type, labels) of the declaration, or the local's name.
+    let (block, labels, local): (&str, Vec<&str>, Option<&str>) = match names.as_slice() {
+        ["var", name, ..] => ("variable", vec![*name], None),
+        ["local", name, ..] => ("locals", vec![], Some(*name)),
+        ["module", name, ..] => ("module", vec![*name], None),
+        ["data", ty, name, ..] => ("data", vec![*ty, *name], None),
+        [ty, name, ..] if !matches!(*ty, "path" | "terraform" | "count" | "each" | "self") => {
+            ("resource", vec![*ty, *name], None)
+        }
+        _ => return None,
+    };
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "tf"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let file_uri = format!("file://{}", path.display()).replace(' ', "%20");
+        let content = match docs.get(&file_uri) {
+            Some(t) => t.clone(),
+            None => std::fs::read_to_string(&path).unwrap_or_default(),
+        };
+        let parsed = hclwright::parse(&content);
+        let Some(body) = parsed.body() else { continue };
+        for b in body.blocks_of_type(block) {
+            let found = match local {
+                Some(name) => b
+                    .body()
+                    .and_then(|inner| inner.attribute(name))
+                    .and_then(|a| a.name_token())
+                    .map(|t| t.text_range()),
+                None => {
+                    let these: Vec<String> = b.labels().map(|l| l.value()).collect();
+                    (these == labels).then(|| {
+                        b.labels()
+                            .last()
+                            .map_or(b.syntax().text_range(), |l| l.syntax().text_range())
+                    })
+                }
+            };
+            if let (Some(r), Ok(target)) = (found, file_uri.parse::<Uri>()) {
+                out.push(Location {
+                    uri: target,
+                    range: range(&content, r, encoding),
+                });
+            }
+        }
+    }
+    Some(out)
 }
 
 /// The local path of a `file://` URI.
