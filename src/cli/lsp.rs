@@ -81,6 +81,10 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
         document_symbol_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(lsp_types::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
         ..ServerCapabilities::default()
     };
     connection.initialize_finish(
@@ -226,6 +230,46 @@ fn handle_request(
             let found = definition(doc.text_document.uri.as_str(), text, at, docs, encoding);
             Response::new_ok(request.id.clone(), found)
         }
+        "textDocument/prepareRename" => {
+            let Ok(p) = serde_json::from_value::<lsp_types::TextDocumentPositionParams>(
+                request.params.clone(),
+            ) else {
+                return invalid(request, "invalid prepareRename parameters");
+            };
+            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
+                return invalid(request, "the document is not open");
+            };
+            let at = offset(text, p.position, encoding);
+            let found =
+                renamable(text, at).map(|(_, name_range)| range(text, name_range, encoding));
+            Response::new_ok(request.id.clone(), found)
+        }
+        "textDocument/rename" => {
+            let Ok(p) = serde_json::from_value::<lsp_types::RenameParams>(request.params.clone())
+            else {
+                return invalid(request, "invalid rename parameters");
+            };
+            let doc = &p.text_document_position;
+            let Some(text) = docs.get(doc.text_document.uri.as_str()) else {
+                return invalid(request, "the document is not open");
+            };
+            let at = offset(text, doc.position, encoding);
+            match rename(
+                doc.text_document.uri.as_str(),
+                text,
+                at,
+                &p.new_name,
+                docs,
+                encoding,
+            ) {
+                Ok(edit) => Response::new_ok(request.id.clone(), edit),
+                Err(message) => Response::new_err(
+                    request.id.clone(),
+                    lsp_server::ErrorCode::RequestFailed as i32,
+                    message,
+                ),
+            }
+        }
         "textDocument/documentSymbol" => {
             let Ok(p) = serde_json::from_value::<DocumentSymbolParams>(request.params.clone())
             else {
@@ -330,7 +374,7 @@ fn definition(
     files.sort();
     let mut out = Vec::new();
     for path in files {
-        let file_uri = format!("file://{}", path.display()).replace(' ', "%20");
+        let file_uri = path_uri(&path);
         let content = match docs.get(&file_uri) {
             Some(t) => t.clone(),
             None => std::fs::read_to_string(&path).unwrap_or_default(),
@@ -362,6 +406,100 @@ fn definition(
         }
     }
     Some(out)
+}
+
+/// The declared object a reference under `at` names (`var.x`, `local.x`,
+/// `module.x`, `data.t.n`, a resource `t.n`) and the range of the name
+/// that a rename changes.
+fn renamable(text: &str, at: usize) -> Option<(hclwright::refs::terraform::Address, TextRange)> {
+    let parse = hclwright::parse(text);
+    let reference = hclwright::refs::references(&parse.syntax())
+        .into_iter()
+        .find(|r| {
+            let range = r.traversal.range();
+            usize::from(range.start()) <= at && at <= usize::from(range.end())
+        })?;
+    let t = &reference.traversal;
+    let names = t.leading_names();
+    let (address, step) = match names.as_slice() {
+        ["var", name, ..] => (format!("var.{name}"), 0),
+        ["local", name, ..] => (format!("local.{name}"), 0),
+        ["module", name, ..] => (format!("module.{name}"), 0),
+        ["data", ty, name, ..] => (format!("data.{ty}.{name}"), 1),
+        [ty, name, ..] if !matches!(*ty, "path" | "terraform" | "count" | "each" | "self") => {
+            (format!("{ty}.{name}"), 0)
+        }
+        _ => return None,
+    };
+    let address = address.parse().ok()?;
+    Some((address, t.steps.get(step)?.name_range))
+}
+
+/// The workspace edit renaming the object under `at` in every `.tf` and
+/// `.tfvars` file of the document's folder, as `rename --terraform` does.
+// The protocol's `WorkspaceEdit::changes` is keyed by `Uri`, whose cache
+// clippy sees as interior mutability; the keys are never changed.
+#[allow(clippy::mutable_key_type)]
+fn rename(
+    uri: &str,
+    text: &str,
+    at: usize,
+    new_name: &str,
+    docs: &HashMap<String, String>,
+    encoding: Encoding,
+) -> Result<lsp_types::WorkspaceEdit, String> {
+    let (address, _) = renamable(text, at).ok_or("nothing to rename here")?;
+    let folder = file_path(uri)
+        .and_then(|p| p.parent().map(std::path::Path::to_path_buf))
+        .ok_or("not a file")?;
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "tf" || e == "tfvars"))
+        .collect();
+    paths.sort();
+    let mut files = Vec::new();
+    for path in &paths {
+        let file_uri = path_uri(path);
+        let content = match docs.get(&file_uri) {
+            Some(t) => t.clone(),
+            None => std::fs::read_to_string(path).map_err(|e| e.to_string())?,
+        };
+        files.push(hclwright::refs::SourceFile::new(path.clone(), content));
+    }
+    let result = hclwright::refs::terraform::rename(
+        &files,
+        &address,
+        new_name,
+        hclwright::refs::terraform::Options::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut changes = HashMap::new();
+    for file_edits in result.files {
+        let Some(source) = files.iter().find(|f| f.path == file_edits.path) else {
+            continue;
+        };
+        let edits: Vec<lsp_types::TextEdit> = file_edits
+            .edits
+            .into_iter()
+            .map(|e| lsp_types::TextEdit {
+                range: range(&source.text, e.range, encoding),
+                new_text: e.new_text,
+            })
+            .collect();
+        if let Ok(target) = path_uri(&file_edits.path).parse::<Uri>() {
+            changes.insert(target, edits);
+        }
+    }
+    Ok(lsp_types::WorkspaceEdit {
+        changes: Some(changes),
+        ..Default::default()
+    })
+}
+
+/// A path as a `file://` URI (spaces escaped).
+fn path_uri(path: &std::path::Path) -> String {
+    format!("file://{}", path.display()).replace(' ', "%20")
 }
 
 /// The local path of a `file://` URI.
