@@ -81,6 +81,7 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
         document_symbol_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
         rename_provider: Some(OneOf::Right(lsp_types::RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),
@@ -228,6 +229,20 @@ fn handle_request(
             };
             let at = offset(text, doc.position, encoding);
             let found = definition(doc.text_document.uri.as_str(), text, at, docs, encoding);
+            Response::new_ok(request.id.clone(), found)
+        }
+        "textDocument/references" => {
+            let Ok(p) =
+                serde_json::from_value::<lsp_types::ReferenceParams>(request.params.clone())
+            else {
+                return invalid(request, "invalid references parameters");
+            };
+            let doc = &p.text_document_position;
+            let Some(text) = docs.get(doc.text_document.uri.as_str()) else {
+                return invalid(request, "the document is not open");
+            };
+            let at = offset(text, doc.position, encoding);
+            let found = references(doc.text_document.uri.as_str(), text, at, docs, encoding);
             Response::new_ok(request.id.clone(), found)
         }
         "textDocument/prepareRename" => {
@@ -495,6 +510,48 @@ fn rename(
         changes: Some(changes),
         ..Default::default()
     })
+}
+
+/// Every use of the object the reference under `at` names, in the `.tf`
+/// files of the document's folder (through relative traversals and
+/// splats, as `hclwright refs` finds them).
+fn references(
+    uri: &str,
+    text: &str,
+    at: usize,
+    docs: &HashMap<String, String>,
+    encoding: Encoding,
+) -> Option<Vec<Location>> {
+    let (address, _) = renamable(text, at)?;
+    let pattern = address.reference()?;
+    let folder = file_path(uri)?.parent()?.to_path_buf();
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "tf"))
+        .collect();
+    paths.sort();
+    let mut out = Vec::new();
+    for path in paths {
+        let file_uri = path_uri(&path);
+        let content = match docs.get(&file_uri) {
+            Some(t) => t.clone(),
+            None => std::fs::read_to_string(&path).unwrap_or_default(),
+        };
+        let parse = hclwright::parse(&content);
+        let Ok(target) = file_uri.parse::<Uri>() else {
+            continue;
+        };
+        for r in hclwright::refs::references(&parse.syntax()) {
+            if pattern.matches(&r.traversal) {
+                out.push(Location {
+                    uri: target.clone(),
+                    range: range(&content, r.traversal.range(), encoding),
+                });
+            }
+        }
+    }
+    Some(out)
 }
 
 /// A path as a `file://` URI (spaces escaped).
