@@ -123,7 +123,7 @@ fn diagnostics_and_formatting() {
 fn hover_shows_the_evaluated_value() {
     let dir = std::env::temp_dir().join(format!("hclwright-lsp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let text = "variable \"n\" {\n  default = 2\n}\nlocals {\n  x = [for i in range(var.n) : \"s${i}\"]\n}\noutput \"o\" {\n  value = local.x\n}\n";
+    let text = "variable \"n\" {\n  default = 2\n}\nlocals {\n  x = [for i in range(var.n) : \"s${i}\"]\n}\noutput \"o\" {\n  value = local.x\n}\noutput \"p\" {\n  value = var.missing\n}\n";
     std::fs::write(dir.join("main.tf"), text).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
         .arg("lsp")
@@ -149,7 +149,12 @@ fn hover_shows_the_evaluated_value() {
         json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
             "uri": uri, "languageId": "terraform", "version": 1, "text": text}}}),
     );
-    let _ = next(&mut out);
+    // The undeclared `var.missing` is a warning; the rest is declared.
+    let diags = next(&mut out);
+    let list = diags["params"]["diagnostics"].as_array().unwrap();
+    assert_eq!(list.len(), 1, "{diags}");
+    assert_eq!(list[0]["severity"], 2);
+    assert!(list[0]["message"].as_str().unwrap().contains("\"missing\""));
     // On `local.x` (line 7, after `value = `).
     send(
         &mut stdin,

@@ -108,7 +108,10 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
             }
             Message::Notification(notification) => {
                 if let Some((uri, text)) = handle_notification(notification, &mut docs) {
-                    let diagnostics = diagnostics(&text, encoding);
+                    let mut diagnostics = diagnostics(&text, encoding);
+                    if uri.as_str().ends_with(".tf") {
+                        diagnostics.extend(undeclared(uri.as_str(), &text, &docs, encoding));
+                    }
                     let params = PublishDiagnosticsParams {
                         uri,
                         diagnostics,
@@ -711,6 +714,79 @@ fn diagnostics(text: &str, encoding: Encoding) -> Vec<Diagnostic> {
             ..Diagnostic::default()
         })
         .collect()
+}
+
+/// Warnings for `var.x` and `local.x` that no file of the folder declares.
+fn undeclared(
+    uri: &str,
+    text: &str,
+    docs: &HashMap<String, String>,
+    encoding: Encoding,
+) -> Vec<Diagnostic> {
+    let Some(folder) = file_path(uri).and_then(|p| p.parent().map(std::path::Path::to_path_buf))
+    else {
+        return Vec::new();
+    };
+    let parse = hclwright::parse(text);
+    if !parse.errors().is_empty() {
+        return Vec::new();
+    }
+    let mut variables = std::collections::BTreeSet::new();
+    let mut locals = std::collections::BTreeSet::new();
+    let paths: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    let mut texts: Vec<String> = paths
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "tf") && path_uri(p) != uri)
+        .map(|p| {
+            docs.get(&path_uri(p))
+                .cloned()
+                .unwrap_or_else(|| std::fs::read_to_string(p).unwrap_or_default())
+        })
+        .collect();
+    texts.push(text.to_string());
+    for t in &texts {
+        let Some(body) = hclwright::parse(t).body() else {
+            continue;
+        };
+        for b in body.blocks() {
+            match b.type_name().as_deref() {
+                Some("variable") => variables.extend(b.labels().map(|l| l.value())),
+                Some("locals") => {
+                    if let Some(inner) = b.body() {
+                        locals.extend(inner.attributes().filter_map(|a| a.name()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for r in hclwright::refs::references(&parse.syntax()) {
+        let names = r.traversal.leading_names();
+        let message = match names.as_slice() {
+            ["var", name, ..] if !variables.contains(*name) => {
+                format!(
+                    "Reference to undeclared input variable: no variable \"{name}\" is declared in this module."
+                )
+            }
+            ["local", name, ..] if !locals.contains(*name) => {
+                format!(
+                    "Reference to undeclared local value: no local value \"{name}\" is declared in this module."
+                )
+            }
+            _ => continue,
+        };
+        out.push(Diagnostic {
+            range: range(text, r.traversal.range(), encoding),
+            severity: Some(DiagnosticSeverity::WARNING),
+            source: Some("hclwright".into()),
+            message,
+            ..Diagnostic::default()
+        });
+    }
+    out
 }
 
 fn range(text: &str, r: TextRange, encoding: Encoding) -> Range {
