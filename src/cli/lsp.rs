@@ -82,6 +82,7 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         rename_provider: Some(OneOf::Right(lsp_types::RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),
@@ -233,6 +234,17 @@ fn handle_request(
             let at = offset(text, doc.position, encoding);
             let found = definition(doc.text_document.uri.as_str(), text, at, docs, encoding);
             Response::new_ok(request.id.clone(), found)
+        }
+        "textDocument/foldingRange" => {
+            let Ok(p) =
+                serde_json::from_value::<lsp_types::FoldingRangeParams>(request.params.clone())
+            else {
+                return invalid(request, "invalid folding parameters");
+            };
+            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
+                return invalid(request, "the document is not open");
+            };
+            Response::new_ok(request.id.clone(), folding(text))
         }
         "textDocument/references" => {
             let Ok(p) =
@@ -714,6 +726,35 @@ fn diagnostics(text: &str, encoding: Encoding) -> Vec<Diagnostic> {
             ..Diagnostic::default()
         })
         .collect()
+}
+
+/// Blocks, multi-line collections and heredocs, and runs of comment lines,
+/// each from its first line to its last.
+fn folding(text: &str) -> Vec<lsp_types::FoldingRange> {
+    use hclwright::SyntaxKind::*;
+    let parse = hclwright::parse(text);
+    let lines = hclwright::LineIndex::new(text);
+    let mut out = Vec::new();
+    for node in parse.syntax().descendants() {
+        if !matches!(
+            node.kind(),
+            BLOCK | OBJECT | TUPLE | HEREDOC_TEMPLATE | FUNCTION_CALL | FOR_EXPR
+        ) {
+            continue;
+        }
+        let r = hclwright_trimmed(&node);
+        let (start, _) = lines.line_col(r.start());
+        let (end, _) = lines.line_col(r.end());
+        if end > start {
+            out.push(lsp_types::FoldingRange {
+                start_line: start - 1,
+                end_line: end - 1,
+                kind: Some(lsp_types::FoldingRangeKind::Region),
+                ..Default::default()
+            });
+        }
+    }
+    out
 }
 
 /// Warnings for `var.x` and `local.x` that no file of the folder declares.
