@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 fn send(stdin: &mut ChildStdin, message: Value) {
     let body = message.to_string();
@@ -40,8 +40,8 @@ fn next(out: &mut BufReader<ChildStdout>) -> Value {
     }
 }
 
-#[test]
-fn diagnostics_and_formatting() {
+/// The server, started and initialized without client capabilities.
+fn start() -> (Child, ChildStdin, BufReader<ChildStdout>, Value) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
         .arg("lsp")
         .stdin(Stdio::piped())
@@ -51,21 +51,37 @@ fn diagnostics_and_formatting() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
-
     send(
         &mut stdin,
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
     );
     let init = next(&mut out);
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    );
+    (child, stdin, out, init)
+}
+
+/// Shuts the server down and checks that it exits cleanly.
+fn stop(mut child: Child, mut stdin: ChildStdin, mut out: BufReader<ChildStdout>) {
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 99, "method": "shutdown"}),
+    );
+    assert_eq!(next(&mut out)["id"], 99);
+    send(&mut stdin, json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn diagnostics_and_formatting() {
+    let (child, mut stdin, mut out, init) = start();
     assert_eq!(init["id"], 1);
     assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-16");
     assert_eq!(
         init["result"]["capabilities"]["documentFormattingProvider"],
         true
-    );
-    send(
-        &mut stdin,
-        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
     );
 
     let uri = "file:///work/main.tf";
@@ -109,14 +125,7 @@ fn diagnostics_and_formatting() {
         (Some(0), Some(1))
     );
 
-    send(
-        &mut stdin,
-        json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}),
-    );
-    let done = next(&mut out);
-    assert_eq!(done["id"], 3);
-    send(&mut stdin, json!({"jsonrpc": "2.0", "method": "exit"}));
-    assert!(child.wait().unwrap().success());
+    stop(child, stdin, out);
 }
 
 #[test]
@@ -125,24 +134,7 @@ fn hover_shows_the_evaluated_value() {
     std::fs::create_dir_all(&dir).unwrap();
     let text = "variable \"n\" {\n  default = 2\n}\nlocals {\n  x = [for i in range(var.n) : \"s${i}\"]\n}\noutput \"o\" {\n  value = local.x\n}\noutput \"p\" {\n  value = var.missing\n}\n";
     std::fs::write(dir.join("main.tf"), text).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    send(
-        &mut stdin,
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
-    );
-    let _ = next(&mut out);
-    send(
-        &mut stdin,
-        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
-    );
+    let (child, mut stdin, mut out, _) = start();
     let uri = format!("file://{}", dir.join("main.tf").display());
     send(
         &mut stdin,
@@ -189,12 +181,6 @@ fn hover_shows_the_evaluated_value() {
         def["result"][0]["range"]["start"],
         json!({"line": 0, "character": 9})
     );
-    send(
-        &mut stdin,
-        json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}),
-    );
-    let _ = next(&mut out);
-    send(&mut stdin, json!({"jsonrpc": "2.0", "method": "exit"}));
-    assert!(child.wait().unwrap().success());
+    stop(child, stdin, out);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -396,19 +396,9 @@ fn definition(
         }
         _ => return None,
     };
-    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "tf"))
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for path in files {
+    for (path, content) in folder_files(&folder, &["tf"], docs) {
         let file_uri = path_uri(&path);
-        let content = match docs.get(&file_uri) {
-            Some(t) => t.clone(),
-            None => std::fs::read_to_string(&path).unwrap_or_default(),
-        };
         let parsed = hclwright::parse(&content);
         let Some(body) = parsed.body() else { continue };
         for b in body.blocks_of_type(block) {
@@ -482,21 +472,10 @@ fn rename(
     let folder = file_path(uri)
         .and_then(|p| p.parent().map(std::path::Path::to_path_buf))
         .ok_or("not a file")?;
-    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
-        .map_err(|e| e.to_string())?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "tf" || e == "tfvars"))
+    let files: Vec<hclwright::refs::SourceFile> = folder_files(&folder, &["tf", "tfvars"], docs)
+        .into_iter()
+        .map(|(path, content)| hclwright::refs::SourceFile::new(path, content))
         .collect();
-    paths.sort();
-    let mut files = Vec::new();
-    for path in &paths {
-        let file_uri = path_uri(path);
-        let content = match docs.get(&file_uri) {
-            Some(t) => t.clone(),
-            None => std::fs::read_to_string(path).map_err(|e| e.to_string())?,
-        };
-        files.push(hclwright::refs::SourceFile::new(path.clone(), content));
-    }
     let result = hclwright::refs::terraform::rename(
         &files,
         &address,
@@ -540,19 +519,9 @@ fn references(
     let (address, _) = renamable(text, at)?;
     let pattern = address.reference()?;
     let folder = file_path(uri)?.parent()?.to_path_buf();
-    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "tf"))
-        .collect();
-    paths.sort();
     let mut out = Vec::new();
-    for path in paths {
+    for (path, content) in folder_files(&folder, &["tf"], docs) {
         let file_uri = path_uri(&path);
-        let content = match docs.get(&file_uri) {
-            Some(t) => t.clone(),
-            None => std::fs::read_to_string(&path).unwrap_or_default(),
-        };
         let parse = hclwright::parse(&content);
         let Ok(target) = file_uri.parse::<Uri>() else {
             continue;
@@ -567,6 +536,34 @@ fn references(
         }
     }
     Some(out)
+}
+
+/// The files of `folder` with one of `extensions`, sorted, each with its
+/// text: as the editor holds it when open, as saved otherwise.
+fn folder_files(
+    folder: &std::path::Path,
+    extensions: &[&str],
+    docs: &HashMap<String, String>,
+) -> Vec<(std::path::PathBuf, String)> {
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(folder)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    paths.retain(|p| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+    });
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = docs
+                .get(&path_uri(&p))
+                .cloned()
+                .unwrap_or_else(|| std::fs::read_to_string(&p).unwrap_or_default());
+            (p, text)
+        })
+        .collect()
 }
 
 /// A path as a `file://` URI (spaces escaped).
@@ -774,17 +771,10 @@ fn undeclared(
     }
     let mut variables = std::collections::BTreeSet::new();
     let mut locals = std::collections::BTreeSet::new();
-    let paths: Vec<std::path::PathBuf> = std::fs::read_dir(&folder)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    let mut texts: Vec<String> = paths
-        .iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "tf") && path_uri(p) != uri)
-        .map(|p| {
-            docs.get(&path_uri(p))
-                .cloned()
-                .unwrap_or_else(|| std::fs::read_to_string(p).unwrap_or_default())
-        })
+    let mut texts: Vec<String> = folder_files(&folder, &["tf"], docs)
+        .into_iter()
+        .filter(|(p, _)| path_uri(p) != uri)
+        .map(|(_, t)| t)
         .collect();
     texts.push(text.to_string());
     for t in &texts {
