@@ -13,11 +13,10 @@ use hclwright::{FormatOptions, TextRange, TextSize, format_with};
 use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::{
     Diagnostic, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DocumentFormattingParams, DocumentRangeFormattingParams,
-    DocumentSymbol, DocumentSymbolParams, GotoDefinitionParams, Hover, HoverContents, HoverParams,
-    HoverProviderCapability, InitializeParams, Location, MarkupContent, MarkupKind, OneOf,
-    Position, PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities,
-    SymbolKind, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    DidOpenTextDocumentParams, DocumentSymbol, Hover, HoverContents, HoverProviderCapability,
+    InitializeParams, Location, MarkupContent, MarkupKind, OneOf, Position, PositionEncodingKind,
+    PublishDiagnosticsParams, Range, ServerCapabilities, SymbolKind, TextDocumentSyncCapability,
+    TextDocumentSyncKind, Uri,
 };
 
 use super::{EXIT_ERRORS, EXIT_OK};
@@ -167,160 +166,88 @@ fn handle_request(
     docs: &HashMap<String, String>,
     encoding: Encoding,
 ) -> Response {
-    match request.method.as_str() {
-        "textDocument/formatting" => {
-            let Ok(p) = serde_json::from_value::<DocumentFormattingParams>(request.params.clone())
-            else {
-                return invalid(request, "invalid formatting parameters");
-            };
-            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
-                return invalid(request, "the document is not open");
-            };
-            let terraform = is_terraform(p.text_document.uri.as_str());
-            let edits: Vec<lsp_types::TextEdit> = formatting_edits(text, terraform)
-                .into_iter()
-                .map(|e| lsp_types::TextEdit {
-                    range: range(text, e.range, encoding),
-                    new_text: e.new_text,
-                })
-                .collect();
-            Response::new_ok(request.id.clone(), edits)
+    // Every request served here is about an open document, most of them
+    // about a position in it.
+    let params = &request.params;
+    let Some(uri) = params["textDocument"]["uri"].as_str() else {
+        return not_supported(request);
+    };
+    let Some(text) = docs.get(uri) else {
+        return invalid(request, "the document is not open");
+    };
+    let position = |field: &str| {
+        serde_json::from_value::<Position>(params[field].clone())
+            .ok()
+            .map(|p| offset(text, p, encoding))
+    };
+    let at = position("position");
+    let edits = |edits: Vec<TextEdit>| -> Vec<lsp_types::TextEdit> {
+        edits
+            .into_iter()
+            .map(|e| lsp_types::TextEdit {
+                range: range(text, e.range, encoding),
+                new_text: e.new_text,
+            })
+            .collect()
+    };
+    let id = request.id.clone();
+    match (request.method.as_str(), at) {
+        ("textDocument/formatting", _) => {
+            Response::new_ok(id, edits(formatting_edits(text, is_terraform(uri))))
         }
-        "textDocument/rangeFormatting" => {
-            let Ok(p) =
-                serde_json::from_value::<DocumentRangeFormattingParams>(request.params.clone())
-            else {
-                return invalid(request, "invalid range formatting parameters");
+        ("textDocument/rangeFormatting", _) => {
+            let Ok(selected) = serde_json::from_value::<Range>(params["range"].clone()) else {
+                return invalid(request, "invalid range");
             };
-            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
-                return invalid(request, "the document is not open");
-            };
-            let start = offset(text, p.range.start, encoding);
-            let end = offset(text, p.range.end, encoding).max(start);
+            let start = offset(text, selected.start, encoding);
+            let end = offset(text, selected.end, encoding).max(start);
             let selected = TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32));
-            let edits: Vec<lsp_types::TextEdit> =
-                hclwright::format::format_range_edits(text, selected)
-                    .into_iter()
-                    .map(|e| lsp_types::TextEdit {
-                        range: range(text, e.range, encoding),
-                        new_text: e.new_text,
-                    })
-                    .collect();
-            Response::new_ok(request.id.clone(), edits)
-        }
-        "textDocument/hover" => {
-            let Ok(p) = serde_json::from_value::<HoverParams>(request.params.clone()) else {
-                return invalid(request, "invalid hover parameters");
-            };
-            let doc = &p.text_document_position_params;
-            let Some(text) = docs.get(doc.text_document.uri.as_str()) else {
-                return invalid(request, "the document is not open");
-            };
-            let at = offset(text, doc.position, encoding);
             Response::new_ok(
-                request.id.clone(),
-                hover(doc.text_document.uri.as_str(), text, at, encoding),
+                id,
+                edits(hclwright::format::format_range_edits(text, selected)),
             )
         }
-        "textDocument/definition" => {
-            let Ok(p) = serde_json::from_value::<GotoDefinitionParams>(request.params.clone())
-            else {
-                return invalid(request, "invalid definition parameters");
-            };
-            let doc = &p.text_document_position_params;
-            let Some(text) = docs.get(doc.text_document.uri.as_str()) else {
-                return invalid(request, "the document is not open");
-            };
-            let at = offset(text, doc.position, encoding);
-            let found = definition(doc.text_document.uri.as_str(), text, at, docs, encoding);
-            Response::new_ok(request.id.clone(), found)
-        }
-        "textDocument/foldingRange" => {
-            let Ok(p) =
-                serde_json::from_value::<lsp_types::FoldingRangeParams>(request.params.clone())
-            else {
-                return invalid(request, "invalid folding parameters");
-            };
-            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
-                return invalid(request, "the document is not open");
-            };
-            Response::new_ok(request.id.clone(), folding(text))
-        }
-        "textDocument/references" => {
-            let Ok(p) =
-                serde_json::from_value::<lsp_types::ReferenceParams>(request.params.clone())
-            else {
-                return invalid(request, "invalid references parameters");
-            };
-            let doc = &p.text_document_position;
-            let Some(text) = docs.get(doc.text_document.uri.as_str()) else {
-                return invalid(request, "the document is not open");
-            };
-            let at = offset(text, doc.position, encoding);
-            let found = references(doc.text_document.uri.as_str(), text, at, docs, encoding);
-            Response::new_ok(request.id.clone(), found)
-        }
-        "textDocument/prepareRename" => {
-            let Ok(p) = serde_json::from_value::<lsp_types::TextDocumentPositionParams>(
-                request.params.clone(),
-            ) else {
-                return invalid(request, "invalid prepareRename parameters");
-            };
-            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
-                return invalid(request, "the document is not open");
-            };
-            let at = offset(text, p.position, encoding);
-            let found =
-                renamable(text, at).map(|(_, name_range)| range(text, name_range, encoding));
-            Response::new_ok(request.id.clone(), found)
-        }
-        "textDocument/rename" => {
-            let Ok(p) = serde_json::from_value::<lsp_types::RenameParams>(request.params.clone())
-            else {
-                return invalid(request, "invalid rename parameters");
-            };
-            let doc = &p.text_document_position;
-            let Some(text) = docs.get(doc.text_document.uri.as_str()) else {
-                return invalid(request, "the document is not open");
-            };
-            let at = offset(text, doc.position, encoding);
-            match rename(
-                doc.text_document.uri.as_str(),
-                text,
-                at,
-                &p.new_name,
-                docs,
-                encoding,
-            ) {
-                Ok(edit) => Response::new_ok(request.id.clone(), edit),
-                Err(message) => Response::new_err(
-                    request.id.clone(),
-                    lsp_server::ErrorCode::RequestFailed as i32,
-                    message,
-                ),
-            }
-        }
-        "textDocument/documentSymbol" => {
-            let Ok(p) = serde_json::from_value::<DocumentSymbolParams>(request.params.clone())
-            else {
-                return invalid(request, "invalid symbol parameters");
-            };
-            let Some(text) = docs.get(p.text_document.uri.as_str()) else {
-                return invalid(request, "the document is not open");
-            };
+        ("textDocument/documentSymbol", _) => {
             let parse = hclwright::parse(text);
-            let symbols = parse
+            let found = parse
                 .body()
                 .map(|b| symbols(&b, text, encoding))
                 .unwrap_or_default();
-            Response::new_ok(request.id.clone(), symbols)
+            Response::new_ok(id, found)
         }
-        _ => Response::new_err(
-            request.id.clone(),
-            lsp_server::ErrorCode::MethodNotFound as i32,
-            format!("{} is not supported", request.method),
-        ),
+        ("textDocument/foldingRange", _) => Response::new_ok(id, folding(text)),
+        ("textDocument/hover", Some(at)) => Response::new_ok(id, hover(uri, text, at, encoding)),
+        ("textDocument/definition", Some(at)) => {
+            Response::new_ok(id, definition(uri, text, at, docs, encoding))
+        }
+        ("textDocument/references", Some(at)) => {
+            Response::new_ok(id, references(uri, text, at, docs, encoding))
+        }
+        ("textDocument/prepareRename", Some(at)) => {
+            let found = renamable(text, at).map(|(_, name)| range(text, name, encoding));
+            Response::new_ok(id, found)
+        }
+        ("textDocument/rename", Some(at)) => {
+            let Some(new_name) = params["newName"].as_str() else {
+                return invalid(request, "a new name is required");
+            };
+            match rename(uri, text, at, new_name, docs, encoding) {
+                Ok(edit) => Response::new_ok(id, edit),
+                Err(message) => {
+                    Response::new_err(id, lsp_server::ErrorCode::RequestFailed as i32, message)
+                }
+            }
+        }
+        _ => not_supported(request),
     }
+}
+
+fn not_supported(request: &Request) -> Response {
+    Response::new_err(
+        request.id.clone(),
+        lsp_server::ErrorCode::MethodNotFound as i32,
+        format!("{} is not supported", request.method),
+    )
 }
 
 fn invalid(request: &Request, message: &str) -> Response {
