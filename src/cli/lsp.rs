@@ -265,13 +265,7 @@ fn invalid(request: &Request, message: &str) -> Response {
 fn hover(uri: &str, text: &str, at: usize, encoding: Encoding) -> Option<Hover> {
     let path = file_path(uri)?;
     let folder = path.parent()?.to_path_buf();
-    let parse = hclwright::parse(text);
-    let reference = hclwright::refs::references(&parse.syntax())
-        .into_iter()
-        .find(|r| {
-            let range = r.traversal.range();
-            usize::from(range.start()) <= at && at <= usize::from(range.end())
-        })?;
+    let reference = reference_at(text, at)?;
     let range_of = reference.traversal.range();
     let source = &text[usize::from(range_of.start())..usize::from(range_of.end())];
     let base = hclwright::eval::EvalContext::new()
@@ -303,25 +297,17 @@ fn definition(
 ) -> Option<Vec<Location>> {
     use hclwright::ast::AstNode;
     let folder = file_path(uri)?.parent()?.to_path_buf();
-    let parse = hclwright::parse(text);
-    let reference = hclwright::refs::references(&parse.syntax())
-        .into_iter()
-        .find(|r| {
-            let range = r.traversal.range();
-            usize::from(range.start()) <= at && at <= usize::from(range.end())
-        })?;
-    let names = reference.traversal.leading_names();
-    let names: Vec<&str> = names.iter().map(|s| &**s).collect();
+    let reference = reference_at(text, at)?;
+    let (address, _) = address_of(&reference.traversal)?;
     // (block type, labels) of the declaration, or the local's name.
-    let (block, labels, local): (&str, Vec<&str>, Option<&str>) = match names.as_slice() {
-        ["var", name, ..] => ("variable", vec![*name], None),
-        ["local", name, ..] => ("locals", vec![], Some(*name)),
-        ["module", name, ..] => ("module", vec![*name], None),
-        ["data", ty, name, ..] => ("data", vec![*ty, *name], None),
-        [ty, name, ..] if !matches!(*ty, "path" | "terraform" | "count" | "each" | "self") => {
-            ("resource", vec![*ty, *name], None)
-        }
-        _ => return None,
+    use hclwright::refs::terraform::Address;
+    let (block, labels, local): (&str, Vec<&str>, Option<&str>) = match &address {
+        Address::Variable(name) => ("variable", vec![name], None),
+        Address::Local(name) => ("locals", vec![], Some(name)),
+        Address::Module(name) => ("module", vec![name], None),
+        Address::Data { type_name, name } => ("data", vec![type_name, name], None),
+        Address::Resource { type_name, name } => ("resource", vec![type_name, name], None),
+        Address::Output(_) => return None,
     };
     let mut out = Vec::new();
     for (path, content) in folder_files(&folder, &["tf"], docs) {
@@ -359,14 +345,25 @@ fn definition(
 /// `module.x`, `data.t.n`, a resource `t.n`) and the range of the name
 /// that a rename changes.
 fn renamable(text: &str, at: usize) -> Option<(hclwright::refs::terraform::Address, TextRange)> {
+    address_of(&reference_at(text, at)?.traversal)
+}
+
+/// The reference (a traversal from a variable) that covers `at`.
+fn reference_at(text: &str, at: usize) -> Option<hclwright::refs::Reference> {
     let parse = hclwright::parse(text);
-    let reference = hclwright::refs::references(&parse.syntax())
+    hclwright::refs::references(&parse.syntax())
         .into_iter()
         .find(|r| {
             let range = r.traversal.range();
             usize::from(range.start()) <= at && at <= usize::from(range.end())
-        })?;
-    let t = &reference.traversal;
+        })
+}
+
+/// The declared object a traversal names, and the range of its name
+/// step (what a rename changes).
+fn address_of(
+    t: &hclwright::refs::Traversal,
+) -> Option<(hclwright::refs::terraform::Address, TextRange)> {
     let names = t.leading_names();
     let (address, step) = match names.as_slice() {
         ["var", name, ..] => (format!("var.{name}"), 0),
@@ -378,8 +375,7 @@ fn renamable(text: &str, at: usize) -> Option<(hclwright::refs::terraform::Addre
         }
         _ => return None,
     };
-    let address = address.parse().ok()?;
-    Some((address, t.steps.get(step)?.name_range))
+    Some((address.parse().ok()?, t.steps.get(step)?.name_range))
 }
 
 /// The workspace edit renaming the object under `at` in every `.tf` and

@@ -589,9 +589,6 @@ impl<'c> Evaluator<'c> {
 
     fn eval_for(&mut self, f: &ast::ForExpr) -> Value {
         let whole = || trimmed_range(f.syntax());
-        let Some(intro) = f.intro() else {
-            return DYNAMIC;
-        };
         let key_var = f.key_var().map(|t| t.text().to_string());
         let value_var = f
             .value_var()
@@ -600,7 +597,6 @@ impl<'c> Evaluator<'c> {
         let Some(coll_expr) = f.collection() else {
             return DYNAMIC;
         };
-        let _ = intro;
         let given = self.eval(&coll_expr);
         let coll_marked = given.is_sensitive();
         let coll = given.unmarked().0.clone();
@@ -1040,9 +1036,8 @@ impl<'c> Evaluator<'c> {
         node: &crate::SyntaxNode,
     ) -> Value {
         let whole = || trimmed_range(node);
-        let op = op.to_string();
         // `true || x` and `false && x` do not need (or report) the right side.
-        match (op.as_str(), &lhs) {
+        match (op, &lhs) {
             ("||", Value::Bool(true)) | ("&&", Value::Bool(false)) => {
                 self.diagnostics.extend(lhs_errors);
                 return lhs;
@@ -1057,7 +1052,7 @@ impl<'c> Evaluator<'c> {
         }
         if op == "==" || op == "!=" {
             let eq = lhs.equals(&rhs);
-            return match (op.as_str(), eq) {
+            return match (op, eq) {
                 ("!=", Value::Bool(b)) => Value::Bool(!b),
                 (_, v) => v,
             };
@@ -1074,7 +1069,7 @@ impl<'c> Evaluator<'c> {
         if !lhs.is_known() || !rhs.is_known() {
             return Value::Unknown(result_ty);
         }
-        let result = match (op.as_str(), &lhs, &rhs) {
+        let result = match (op, &lhs, &rhs) {
             ("&&", Value::Bool(a), Value::Bool(c)) => Ok(Value::Bool(*a && *c)),
             ("||", Value::Bool(a), Value::Bool(c)) => Ok(Value::Bool(*a || *c)),
             (o, Value::Number(a), Value::Number(c)) => arithmetic(o, a, c),

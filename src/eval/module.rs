@@ -30,6 +30,14 @@ pub struct FileDiagnostic {
 }
 
 impl FileDiagnostic {
+    fn new(path: impl Into<String>, text: Arc<str>, diagnostic: Diagnostic) -> FileDiagnostic {
+        FileDiagnostic {
+            path: path.into(),
+            text,
+            diagnostic,
+        }
+    }
+
     /// `path:line:col: summary: detail`, the line and a caret.
     pub fn render(&self) -> String {
         self.diagnostic.render(&self.path, &self.text)
@@ -122,28 +130,16 @@ impl Module {
                 continue;
             }
             let display = path.display().to_string();
-            let text: Arc<str> = match std::fs::read_to_string(&path) {
-                Ok(t) => t.into(),
-                Err(e) => {
-                    diagnostics.push(FileDiagnostic {
-                        path: display,
-                        text: "".into(),
-                        diagnostic: Diagnostic::new(
-                            "Failed to read file",
-                            e.to_string(),
-                            Default::default(),
-                        ),
-                    });
-                    continue;
-                }
+            let Some(text) = read_text(&path, "Failed to read file", &mut diagnostics) else {
+                continue;
             };
             let parse = crate::parse(&text);
             for e in parse.errors() {
-                diagnostics.push(FileDiagnostic {
-                    path: display.clone(),
-                    text: text.clone(),
-                    diagnostic: Diagnostic::new("Invalid syntax", e.message.clone(), e.range),
-                });
+                diagnostics.push(FileDiagnostic::new(
+                    display.clone(),
+                    text.clone(),
+                    Diagnostic::new("Invalid syntax", e.message.clone(), e.range),
+                ));
             }
             files.push(SourceFile {
                 path: display,
@@ -176,15 +172,15 @@ impl Module {
                             Some(e) => match Constraint::from_expr(&e) {
                                 Ok(c) => Some(c),
                                 Err(message) => {
-                                    diagnostics.push(FileDiagnostic {
-                                        path: file.path.clone(),
-                                        text: file.text.clone(),
-                                        diagnostic: Diagnostic::new(
+                                    diagnostics.push(FileDiagnostic::new(
+                                        file.path.clone(),
+                                        file.text.clone(),
+                                        Diagnostic::new(
                                             "Invalid type specification",
                                             message,
                                             e.syntax().text_range(),
                                         ),
-                                    });
+                                    ));
                                     None
                                 }
                             },
@@ -289,20 +285,10 @@ impl Module {
             match input {
                 Input::File(path) => {
                     let display = path.display().to_string();
-                    let text: Arc<str> = match std::fs::read_to_string(&path) {
-                        Ok(t) => t.into(),
-                        Err(e) => {
-                            diagnostics.push(FileDiagnostic {
-                                path: display,
-                                text: "".into(),
-                                diagnostic: Diagnostic::new(
-                                    "Failed to read variables file",
-                                    e.to_string(),
-                                    Default::default(),
-                                ),
-                            });
-                            continue;
-                        }
+                    let Some(text) =
+                        read_text(&path, "Failed to read variables file", &mut diagnostics)
+                    else {
+                        continue;
                     };
                     if display.ends_with(".json") {
                         // JSON variable files: one property per variable.
@@ -321,41 +307,37 @@ impl Module {
                                     }
                                 }
                             }
-                            Ok(_) => diagnostics.push(FileDiagnostic {
-                                path: display.clone(),
-                                text: text.clone(),
-                                diagnostic: Diagnostic::new(
+                            Ok(_) => diagnostics.push(FileDiagnostic::new(
+                                display.clone(),
+                                text.clone(),
+                                Diagnostic::new(
                                     "Invalid variables file",
                                     "The root of a JSON variables file must be an object.",
                                     Default::default(),
                                 ),
-                            }),
+                            )),
                             Err(e) => {
                                 let offset = json_offset(&text, e.line(), e.column());
-                                diagnostics.push(FileDiagnostic {
-                                    path: display.clone(),
-                                    text: text.clone(),
-                                    diagnostic: Diagnostic::new(
+                                diagnostics.push(FileDiagnostic::new(
+                                    display.clone(),
+                                    text.clone(),
+                                    Diagnostic::new(
                                         "Invalid JSON",
                                         e.to_string(),
                                         TextRange::empty(offset),
                                     ),
-                                });
+                                ));
                             }
                         }
                         continue;
                     }
                     let parse = crate::parse(&text);
                     for e in parse.errors() {
-                        diagnostics.push(FileDiagnostic {
-                            path: display.clone(),
-                            text: text.clone(),
-                            diagnostic: Diagnostic::new(
-                                "Invalid syntax",
-                                e.message.clone(),
-                                e.range,
-                            ),
-                        });
+                        diagnostics.push(FileDiagnostic::new(
+                            display.clone(),
+                            text.clone(),
+                            Diagnostic::new("Invalid syntax", e.message.clone(), e.range),
+                        ));
                     }
                     let Some(body) = parse.body() else { continue };
                     for attr in body.attributes() {
@@ -376,11 +358,11 @@ impl Module {
                             );
                         } else {
                             for d in r.diagnostics {
-                                diagnostics.push(FileDiagnostic {
-                                    path: display.clone(),
-                                    text: text.clone(),
-                                    diagnostic: d,
-                                });
+                                diagnostics.push(FileDiagnostic::new(
+                                    display.clone(),
+                                    text.clone(),
+                                    d,
+                                ));
                             }
                         }
                     }
@@ -389,24 +371,16 @@ impl Module {
                     let label = format!("<value for var.{name}>");
                     let arc: Arc<str> = text.as_str().into();
                     let Some(decl) = declared(&name) else {
-                        diagnostics.push(FileDiagnostic {
-                            path: label,
-                            text: arc,
-                            diagnostic: Diagnostic::new(
+                        diagnostics.push(FileDiagnostic::new(label, arc, Diagnostic::new(
                                 "Value for undeclared variable",
                                 format!("A variable named {} was assigned on the command line, but the root module does not declare a variable of that name.", super::go_quote(&name)),
                                 Default::default(),
-                            ),
-                        });
+                            )));
                         continue;
                     };
                     let (v, d) = string_input(&text, decl.constraint.as_ref(), &empty);
                     match d {
-                        Some(diag) => diagnostics.push(FileDiagnostic {
-                            path: label,
-                            text: arc,
-                            diagnostic: diag,
-                        }),
+                        Some(diag) => diagnostics.push(FileDiagnostic::new(label, arc, diag)),
                         None => set_raw(
                             &name,
                             v,
@@ -428,11 +402,11 @@ impl Module {
                     Some(e) => {
                         let r = evaluate(e, &empty);
                         for d in &r.diagnostics {
-                            diagnostics.push(FileDiagnostic {
-                                path: file.path.clone(),
-                                text: file.text.clone(),
-                                diagnostic: d.clone(),
-                            });
+                            diagnostics.push(FileDiagnostic::new(
+                                file.path.clone(),
+                                file.text.clone(),
+                                d.clone(),
+                            ));
                         }
                         (
                             r.value,
@@ -561,11 +535,7 @@ impl Module {
                     values.insert(n.clone(), value);
                     let list = local_diagnostics.entry(n).or_default();
                     for d in ds {
-                        list.push(FileDiagnostic {
-                            path: file.path.clone(),
-                            text: file.text.clone(),
-                            diagnostic: d,
-                        });
+                        list.push(FileDiagnostic::new(file.path.clone(), file.text.clone(), d));
                     }
                 }
                 Step::Cycle(members, n) => {
@@ -578,11 +548,11 @@ impl Module {
                         local_diagnostics
                             .entry(m.clone())
                             .or_default()
-                            .push(FileDiagnostic {
-                                path: file.path.clone(),
-                                text: file.text.clone(),
-                                diagnostic: diagnostic.clone(),
-                            });
+                            .push(FileDiagnostic::new(
+                                file.path.clone(),
+                                file.text.clone(),
+                                diagnostic.clone(),
+                            ));
                         values.insert(m, Value::Unknown(Type::Dynamic));
                     }
                 }
@@ -737,4 +707,24 @@ fn json_offset(text: &str, line: usize, column: usize) -> text_size::TextSize {
 /// An empty body, for blocks written `{}`.
 fn empty_body() -> Option<Body> {
     crate::parse("x {\n}\n").body()?.blocks().next()?.body()
+}
+
+/// A file's text, or a diagnostic saying why it could not be read.
+fn read_text(
+    path: &Path,
+    summary: &str,
+    diagnostics: &mut Vec<FileDiagnostic>,
+) -> Option<Arc<str>> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Some(t.into()),
+        Err(e) => {
+            let d = Diagnostic::new(summary, e.to_string(), Default::default());
+            diagnostics.push(FileDiagnostic::new(
+                path.display().to_string(),
+                "".into(),
+                d,
+            ));
+            None
+        }
+    }
 }

@@ -334,130 +334,125 @@ enum Rendered {
     Failed,
 }
 
-fn render(ev: &mut Evaluator<'_>, nodes: &[Node], out: &mut String) -> Rendered {
-    let mut state = Rendered::Known;
-    let degrade = |state: &mut Rendered, r: Rendered| {
-        if r == Rendered::Failed {
-            *state = Rendered::Failed;
-        } else if r == Rendered::Unknown && *state == Rendered::Known {
-            *state = Rendered::Unknown;
-        }
-    };
-    for node in nodes {
-        match node {
-            Node::Literal(s) => out.push_str(s),
-            Node::Interp(e, r) => {
-                let Some(e) = e else { continue };
-                let before = ev.diagnostics.len();
-                let v = ev.eval(e);
-                if ev.diagnostics.len() > before {
-                    degrade(&mut state, Rendered::Failed);
-                    continue;
-                }
-                degrade(&mut state, interpolate(ev, &v, *r, out));
-            }
-            Node::If(cond, then_nodes, else_nodes) => {
-                let Some(cond) = cond else { continue };
-                let before = ev.diagnostics.len();
-                let c = ev.eval(cond);
-                if ev.diagnostics.len() > before {
-                    degrade(&mut state, Rendered::Failed);
-                    continue;
-                }
-                let cr = cond.syntax().text_range();
-                if c.contains_sensitive() {
-                    ev.template_marked = true;
-                }
-                let chosen = match c.unmarked_deep() {
-                    Value::Null(_) => {
-                        ev.diagnostics.push(super::Diagnostic::new(
-                            "Invalid 'if' condition",
-                            "The condition value is null. Conditions must either be true or false.",
-                            cr,
-                        ));
-                        degrade(&mut state, Rendered::Failed);
-                        continue;
-                    }
-                    Value::Unknown(_) => {
-                        degrade(&mut state, Rendered::Unknown);
-                        continue;
-                    }
-                    other => match convert(&other, &Type::Bool) {
-                        Ok(Value::Bool(b)) => b,
-                        _ => {
-                            ev.diagnostics.push(super::Diagnostic::new(
-                                "Invalid 'if' condition",
-                                "The 'if' condition must be a bool value.",
-                                cr,
-                            ));
-                            degrade(&mut state, Rendered::Failed);
-                            continue;
-                        }
-                    },
-                };
-                let branch = if chosen { then_nodes } else { else_nodes };
-                let r = render(ev, branch, out);
-                degrade(&mut state, r);
-            }
-            Node::For {
-                key,
-                value,
-                collection,
-                body,
-            } => {
-                let Some(coll_expr) = collection else {
-                    continue;
-                };
-                let before = ev.diagnostics.len();
-                let coll = ev.eval(coll_expr);
-                if ev.diagnostics.len() > before {
-                    degrade(&mut state, Rendered::Failed);
-                    continue;
-                }
-                let cr = coll_expr.syntax().text_range();
-                if coll.is_sensitive() {
-                    ev.template_marked = true;
-                }
-                let coll = coll.unmarked().0.clone();
-                let pairs = match &coll {
-                    Value::Null(_) => {
-                        ev.diagnostics.push(super::Diagnostic::new(
-                            "Iteration over null value",
-                            "A null value cannot be used as the collection in a 'for' expression.",
-                            cr,
-                        ));
-                        degrade(&mut state, Rendered::Failed);
-                        continue;
-                    }
-                    Value::Unknown(_) => {
-                        degrade(&mut state, Rendered::Unknown);
-                        continue;
-                    }
-                    other => match iterate(other) {
-                        Some(p) => p,
-                        None => {
-                            ev.diagnostics.push(super::Diagnostic::new(
-                                "Iteration over non-iterable value",
-                                format!(
-                                    "A value of type {} cannot be used as the collection in a 'for' expression.",
-                                    other.ty().friendly_name()
-                                ),
-                                cr,
-                            ));
-                            degrade(&mut state, Rendered::Failed);
-                            continue;
-                        }
-                    },
-                };
-                for (k, v) in pairs {
-                    let r =
-                        ev.with_bindings(key.as_deref(), k, value, v, |ev| render(ev, body, out));
-                    degrade(&mut state, r);
-                }
-            }
+impl Rendered {
+    /// The state of a template after a part in state `part`: failed if
+    /// any part failed, else unknown if any part was unknown.
+    fn and(self, part: Rendered) -> Rendered {
+        match (self, part) {
+            (Rendered::Failed, _) | (_, Rendered::Failed) => Rendered::Failed,
+            (Rendered::Unknown, _) | (_, Rendered::Unknown) => Rendered::Unknown,
+            _ => Rendered::Known,
         }
     }
+}
+
+fn render(ev: &mut Evaluator<'_>, nodes: &[Node], out: &mut String) -> Rendered {
+    let mut state = Rendered::Known;
+    for node in nodes {
+        state = state.and(render_node(ev, node, out));
+    }
     state
+}
+
+/// Reports a problem with a part; the template fails.
+fn fail(
+    ev: &mut Evaluator<'_>,
+    summary: &str,
+    detail: impl Into<String>,
+    at: TextRange,
+) -> Rendered {
+    ev.diagnostics
+        .push(super::Diagnostic::new(summary, detail, at));
+    Rendered::Failed
+}
+
+/// The value of `e`, or `None` when evaluating it reported problems.
+fn checked(ev: &mut Evaluator<'_>, e: &Expr) -> Option<Value> {
+    let before = ev.diagnostics.len();
+    let v = ev.eval(e);
+    (ev.diagnostics.len() == before).then_some(v)
+}
+
+fn render_node(ev: &mut Evaluator<'_>, node: &Node, out: &mut String) -> Rendered {
+    match node {
+        Node::Literal(s) => {
+            out.push_str(s);
+            Rendered::Known
+        }
+        Node::Interp(Some(e), r) => match checked(ev, e) {
+            Some(v) => interpolate(ev, &v, *r, out),
+            None => Rendered::Failed,
+        },
+        Node::If(Some(cond), then_nodes, else_nodes) => {
+            let Some(c) = checked(ev, cond) else {
+                return Rendered::Failed;
+            };
+            let at = cond.syntax().text_range();
+            if c.contains_sensitive() {
+                ev.template_marked = true;
+            }
+            let chosen = match c.unmarked_deep() {
+                Value::Null(_) => {
+                    let detail =
+                        "The condition value is null. Conditions must either be true or false.";
+                    return fail(ev, "Invalid 'if' condition", detail, at);
+                }
+                Value::Unknown(_) => return Rendered::Unknown,
+                other => match convert(&other, &Type::Bool) {
+                    Ok(Value::Bool(b)) => b,
+                    _ => {
+                        let detail = "The 'if' condition must be a bool value.";
+                        return fail(ev, "Invalid 'if' condition", detail, at);
+                    }
+                },
+            };
+            render(ev, if chosen { then_nodes } else { else_nodes }, out)
+        }
+        Node::For {
+            key,
+            value,
+            collection: Some(coll_expr),
+            body,
+        } => {
+            let Some(coll) = checked(ev, coll_expr) else {
+                return Rendered::Failed;
+            };
+            let at = coll_expr.syntax().text_range();
+            if coll.is_sensitive() {
+                ev.template_marked = true;
+            }
+            let pairs = match coll.unmarked().0 {
+                Value::Null(_) => {
+                    let detail =
+                        "A null value cannot be used as the collection in a 'for' expression.";
+                    return fail(ev, "Iteration over null value", detail, at);
+                }
+                Value::Unknown(_) => return Rendered::Unknown,
+                other => match iterate(other) {
+                    Some(p) => p,
+                    None => {
+                        let detail = format!(
+                            "A value of type {} cannot be used as the collection in a 'for' expression.",
+                            other.ty().friendly_name()
+                        );
+                        return fail(ev, "Iteration over non-iterable value", detail, at);
+                    }
+                },
+            };
+            let mut state = Rendered::Known;
+            for (k, v) in pairs {
+                let r = ev.with_bindings(key.as_deref(), k, value, v, |ev| render(ev, body, out));
+                state = state.and(r);
+            }
+            state
+        }
+        // A part the parser could not complete (reported as a syntax error).
+        Node::Interp(None, _)
+        | Node::If(None, ..)
+        | Node::For {
+            collection: None, ..
+        } => Rendered::Known,
+    }
 }
 
 fn interpolate(ev: &mut Evaluator<'_>, v: &Value, at: TextRange, out: &mut String) -> Rendered {

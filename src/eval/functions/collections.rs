@@ -650,10 +650,11 @@ pub fn register(ctx: &mut EvalContext) {
                     Type::Dynamic
                 })
             },
-            |args, ret| {
+            // The first non-empty argument, as it is (its type may differ
+            // from the others').
+            |args, _| {
                 for a in args {
                     if a.len().unwrap_or(0) > 0 {
-                        let _ = ret;
                         return Ok(a.clone());
                     }
                 }

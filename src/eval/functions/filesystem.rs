@@ -77,20 +77,19 @@ fn register_paths(ctx: &mut EvalContext) {
 pub(crate) fn register(ctx: &mut EvalContext, base: &Path) {
     register_paths(ctx);
     let base = Arc::new(base.to_path_buf());
-    let b = base.clone();
     ctx.set_function(
         "abspath",
         Function::new(
             vec![p("path", Type::String)],
             Type::String,
             move |args, _| {
+                // Relative to the working directory, as Terraform's is.
                 let path = Path::new(s(&args[0]));
                 let abs = if path.is_absolute() {
                     path.to_path_buf()
                 } else {
                     std::env::current_dir().unwrap_or_default().join(path)
                 };
-                let _ = &b;
                 Ok(Value::string(clean(&abs.to_string_lossy())))
             },
         ),

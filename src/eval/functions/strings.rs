@@ -23,21 +23,17 @@ pub fn register(ctx: &mut EvalContext) {
     ctx.set_function("strrev", string_fn(|x| x.graphemes(true).rev().collect()));
     ctx.set_function(
         "trim",
-        two_strings("str", "cutset", |a, b| {
+        two_strings("cutset", |a, b| {
             a.trim_matches(|c| b.contains(c)).to_string()
         }),
     );
     ctx.set_function(
         "trimprefix",
-        two_strings("str", "prefix", |a, b| {
-            a.strip_prefix(b).unwrap_or(a).to_string()
-        }),
+        two_strings("prefix", |a, b| a.strip_prefix(b).unwrap_or(a).to_string()),
     );
     ctx.set_function(
         "trimsuffix",
-        two_strings("str", "suffix", |a, b| {
-            a.strip_suffix(b).unwrap_or(a).to_string()
-        }),
+        two_strings("suffix", |a, b| a.strip_suffix(b).unwrap_or(a).to_string()),
     );
     ctx.set_function("startswith", string_test("prefix", |a, b| a.starts_with(b)));
     ctx.set_function("endswith", string_test("suffix", |a, b| a.ends_with(b)));
@@ -174,7 +170,8 @@ pub fn register(ctx: &mut EvalContext) {
     );
 }
 
-fn two_strings(second: &'static str, _: &'static str, f: fn(&str, &str) -> String) -> Function {
+/// A function of `str` and a second string parameter named `second`.
+fn two_strings(second: &'static str, f: fn(&str, &str) -> String) -> Function {
     Function::new(
         vec![p("str", Type::String), p(second, Type::String)],
         Type::String,
