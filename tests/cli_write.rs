@@ -47,12 +47,7 @@ fn run_as_nobody(dir: &Path, args: &[&str]) -> Option<Output> {
 }
 
 fn current_uid() -> u32 {
-    // The owner of a file this process just created is its user.
-    let probe = std::env::temp_dir().join(format!("hclwright-uid-{}", std::process::id()));
-    std::fs::write(&probe, "").unwrap();
-    let uid = std::fs::metadata(&probe).unwrap().uid();
-    let _ = std::fs::remove_file(&probe);
-    uid
+    rustix::process::geteuid().as_raw()
 }
 
 /// A folder the user `nobody` may enter and read (the test folders are
