@@ -33,6 +33,7 @@ pub mod document;
 pub mod encoding;
 pub mod eval;
 pub mod format;
+pub mod json;
 pub mod lexer;
 mod line_index;
 mod parse;

@@ -106,6 +106,14 @@ pub enum SyntaxKind {
     /// token stream used by the formatter; the tree ends the string there).
     QUOTED_NEWLINE,
 
+    /// A JSON string, quotes included (JSON syntax only).
+    JSON_STRING,
+    /// A JSON number (JSON syntax only).
+    JSON_NUMBER,
+    /// A word in JSON: `true`, `false`, `null`, or an invalid one (JSON
+    /// syntax only).
+    JSON_WORD,
+
     /// A character that cannot start any token.
     ERROR_TOKEN,
 
@@ -182,6 +190,15 @@ pub enum SyntaxKind {
     FOR_DIRECTIVE,
     /// `%{ endfor }`
     ENDFOR_DIRECTIVE,
+
+    /// The root of a JSON file: one value between trivia (JSON syntax).
+    JSON_FILE,
+    /// `{ "name": value, ... }` (JSON syntax).
+    JSON_OBJECT,
+    /// `"name": value` inside a JSON object (JSON syntax).
+    JSON_MEMBER,
+    /// `[ value, ... ]` (JSON syntax).
+    JSON_ARRAY,
 
     /// Tokens the parser could not make sense of.
     ERROR,

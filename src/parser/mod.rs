@@ -16,7 +16,7 @@
 //! lines directly above them, a same-line comment and their newline.
 
 mod body;
-mod builder;
+pub(crate) mod builder;
 mod expr;
 mod identifiers;
 mod template;
