@@ -140,3 +140,79 @@ fn json_value(depth: u32) -> impl Strategy<Value = serde_json::Value> {
         ]
     })
 }
+
+/// The value of a JSON tree as `serde_json` would give it, read through
+/// the typed views (so the views are checked too).
+fn to_serde(value: &hclwright::json::JsonValue) -> serde_json::Value {
+    use hclwright::json::JsonValue;
+    match value {
+        JsonValue::Object(o) => serde_json::Value::Object(
+            o.members()
+                .map(|m| (m.name().unwrap(), to_serde(&m.value().unwrap())))
+                .collect(),
+        ),
+        JsonValue::Array(a) => {
+            serde_json::Value::Array(a.elements().map(|e| to_serde(&e)).collect())
+        }
+        JsonValue::String(_) => serde_json::Value::String(value.as_str().unwrap().into_owned()),
+        JsonValue::Number(t) => serde_json::from_str(t.text()).unwrap(),
+        JsonValue::Bool(_) => serde_json::Value::Bool(value.as_bool().unwrap()),
+        JsonValue::Null(_) => serde_json::Value::Null,
+        JsonValue::Invalid(t) => panic!("invalid value {t}"),
+    }
+}
+
+/// Parses `text` and checks it against `serde_json`: no errors, lossless,
+/// the same value.
+fn agrees_with_serde(name: &str, text: &str) {
+    let parse = hclwright::json::parse(text);
+    assert_eq!(parse.syntax().to_string(), text, "{name}");
+    assert!(parse.errors().is_empty(), "{name}: {:?}", parse.errors());
+    let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(to_serde(&parse.root().unwrap()), theirs, "{name}");
+}
+
+#[test]
+fn converted_fixtures_agree_with_serde_json() {
+    let mut count = 0;
+    for entry in fs::read_dir("fixtures/convert").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            agrees_with_serde(
+                &path.display().to_string(),
+                &fs::read_to_string(&path).unwrap(),
+            );
+            count += 1;
+        }
+    }
+    assert!(count >= 3);
+}
+
+mod common;
+
+/// Every valid corpus file converted to JSON (compact and indented) parses
+/// cleanly, prints back, and reads as `serde_json` reads it.
+#[test]
+fn corpus_converted_to_json_parses_as_serde_json_does() {
+    let Some(dir) = common::corpus("the JSON corpus test") else {
+        return;
+    };
+    let invalid = common::invalid_files(&dir);
+    let mut count = 0;
+    for rel in common::corpus_files(&dir) {
+        let key = rel.to_string_lossy().replace('\\', "/");
+        if invalid.contains(&key) {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(dir.join(&rel)) else {
+            continue;
+        };
+        let Ok(value) = hclwright::convert::to_json_value(&text) else {
+            continue;
+        };
+        agrees_with_serde(&key, &hclwright::convert::write_indented(&value, "  "));
+        agrees_with_serde(&key, &serde_json::to_string(&value).unwrap());
+        count += 1;
+    }
+    assert!(count > 2000, "{count}");
+}

@@ -19,7 +19,8 @@
 
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+
+mod rounds;
 
 #[path = "../../examples/corpus/mod.rs"]
 #[expect(dead_code, reason = "rounds are timed here, not with best_of")]
@@ -53,47 +54,24 @@ fn main() {
         dir.display()
     );
 
-    let hclwright_pass = || {
-        time(|| {
+    let comparison = rounds::compare(
+        ROUNDS,
+        || {
             texts
                 .iter()
                 .map(|t| hclwright::parse(black_box(t)))
                 .collect::<Vec<_>>()
-        })
-    };
-    let hcl_edit_pass = || {
-        time(|| {
+        },
+        || {
             texts
                 .iter()
                 .map(|t| hcl_edit::parser::parse_body(black_box(t)))
                 .collect::<Vec<_>>()
-        })
-    };
-    // Warm-up.
-    hclwright_pass();
-    hcl_edit_pass();
-    let mut ours = Vec::with_capacity(ROUNDS);
-    let mut theirs = Vec::with_capacity(ROUNDS);
-    for round in 0..ROUNDS {
-        if round % 2 == 0 {
-            ours.push(hclwright_pass());
-            theirs.push(hcl_edit_pass());
-        } else {
-            theirs.push(hcl_edit_pass());
-            ours.push(hclwright_pass());
-        }
-    }
-    let mut ratios: Vec<f64> = ours
-        .iter()
-        .zip(&theirs)
-        .map(|(o, t)| t.as_secs_f64() / o.as_secs_f64())
-        .collect();
-    ratios.sort_by(f64::total_cmp);
-    let best = |times: &[Duration]| times.iter().min().copied().unwrap_or_default();
-    let (ours, theirs) = (best(&ours), best(&theirs));
+        },
+    );
     for (name, t) in [
-        ("hclwright::parse", ours),
-        ("hcl_edit::parser::parse_body", theirs),
+        ("hclwright::parse", comparison.ours),
+        ("hcl_edit::parser::parse_body", comparison.theirs),
     ] {
         println!(
             "{name:<30} {:>8.2} ms {:>8.1} MB/s",
@@ -101,26 +79,5 @@ fn main() {
             mb / t.as_secs_f64()
         );
     }
-    let ratio = theirs.as_secs_f64() / ours.as_secs_f64();
-    let median = ratios[ratios.len() / 2];
-    let verdict = if median >= TARGET_RATIO {
-        "met"
-    } else {
-        "NOT met"
-    };
-    println!(
-        "\nhclwright is {ratio:.2}x as fast (best passes); median of the rounds' ratios {median:.2}x \
-         (range {:.2}x to {:.2}x); target >= {TARGET_RATIO:.0}x: {verdict}",
-        ratios[0],
-        ratios[ratios.len() - 1]
-    );
-}
-
-/// How long `f` takes; what it returns is freed after the clock stops.
-fn time<T>(f: impl FnOnce() -> T) -> Duration {
-    let start = Instant::now();
-    let out = black_box(f());
-    let elapsed = start.elapsed();
-    drop(out);
-    elapsed
+    println!("\n{}", comparison.verdict(TARGET_RATIO));
 }

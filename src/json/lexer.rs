@@ -13,6 +13,10 @@ use crate::syntax_kind::SyntaxKind::{self, *};
 pub(crate) struct Lexer<'t> {
     bytes: &'t [u8],
     pos: usize,
+    /// True when the last token was a string closed by its quote with no
+    /// escape and no control character: its value is its text between
+    /// the quotes, with nothing to check.
+    plain_string: bool,
 }
 
 impl<'t> Lexer<'t> {
@@ -21,7 +25,13 @@ impl<'t> Lexer<'t> {
         Lexer {
             bytes: text.as_bytes(),
             pos: 0,
+            plain_string: false,
         }
+    }
+
+    /// True when the last token was a plain string (see the field).
+    pub(crate) fn plain_string(&self) -> bool {
+        self.plain_string
     }
 
     /// The offset of the next token.
@@ -65,7 +75,9 @@ impl<'t> Lexer<'t> {
                 }
             }
             b'"' => {
-                self.pos = string_end(bytes, start + 1);
+                let (end, plain) = string_end(bytes, start + 1);
+                self.pos = end;
+                self.plain_string = plain;
                 JSON_STRING
             }
             b'-' | b'+' | b'.' | b'0'..=b'9' => {
@@ -113,25 +125,56 @@ impl<'t> Lexer<'t> {
 }
 
 /// The offset after the string opened before `from`: after its closing
-/// quote, or at the end of its line when it has none.
+/// quote, or at the end of its line when it has none; and whether it is
+/// plain (closed, with no escape and no control character).
 #[inline]
-fn string_end(bytes: &[u8], mut at: usize) -> usize {
+fn string_end(bytes: &[u8], mut at: usize) -> (usize, bool) {
+    at = skip_plain(bytes, at);
+    if bytes.get(at) == Some(&b'"') {
+        return (at + 1, true);
+    }
     while let Some(&b) = bytes.get(at) {
         match b {
-            b'"' => return at + 1,
+            b'"' => return (at + 1, false),
             b'\\' => {
                 // An escaped quote or backslash does not end the string;
                 // an escaped line end still does.
                 match bytes.get(at + 1) {
-                    Some(b'\n') | Some(b'\r') | None => return at + 1,
+                    Some(b'\n') | None => return (at + 1, false),
                     Some(_) => at += 2,
                 }
             }
-            b'\n' | b'\r' => return at,
+            b'\n' => return (at, false),
             _ => at += 1,
         }
     }
-    bytes.len()
+    (bytes.len(), false)
+}
+
+/// Skips the bytes of a string that need no attention (neither `"`, `\`
+/// nor a control character), eight at a time.
+#[inline]
+fn skip_plain(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let x = u64::from_ne_bytes(chunk.try_into().expect("8 bytes"));
+        let special = zero_byte(x ^ (ONES * u64::from(b'"')))
+            | zero_byte(x ^ (ONES * u64::from(b'\\')))
+            | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
+        if special != 0 {
+            break;
+        }
+        at += 8;
+    }
+    while let Some(&b) = bytes.get(at) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        at += 1;
+    }
+    at
 }
 
 #[inline]

@@ -40,6 +40,8 @@ struct Parser<'t, const B: bool> {
     lexer: Lexer<'t>,
     /// The next token after any trivia already given to the builder.
     peeked: Option<(SyntaxKind, usize, usize)>,
+    /// True when the peeked token is a plain string (nothing to check).
+    peeked_plain: bool,
     builder: TreeBuilder<'t, B>,
     errors: Vec<SyntaxError>,
     stack: Vec<Frame>,
@@ -57,6 +59,7 @@ pub(crate) fn parse<const B: bool>(
         text,
         lexer: Lexer::new(text),
         peeked: None,
+        peeked_plain: false,
         builder: TreeBuilder::new(text, text.len() / 4),
         errors: Vec::new(),
         stack: Vec::new(),
@@ -138,6 +141,7 @@ impl<'t, const B: bool> Parser<'t, B> {
             let start = self.lexer.pos();
             let (kind, end) = self.lexer.next_token()?;
             self.peeked = Some((kind, start, end));
+            self.peeked_plain = kind == JSON_STRING && self.lexer.plain_string();
         }
         self.peeked.map(|(k, _, _)| k)
     }
@@ -277,6 +281,7 @@ impl<'t, const B: bool> Parser<'t, B> {
         let (kind, start, end) = self.peeked.expect("peeked");
         let text = &self.text[start..end];
         match kind {
+            JSON_STRING if self.peeked_plain => {}
             JSON_STRING => {
                 if let Err(problem) = decode_string(text) {
                     self.token_error(start, problem);
@@ -439,6 +444,7 @@ impl<'t, const B: bool> Parser<'t, B> {
         self.builder.start_node(JSON_MEMBER);
         let (kind, start, end) = self.peeked.expect("peeked");
         if kind == JSON_STRING
+            && !self.peeked_plain
             && let Err(problem) = decode_string(&self.text[start..end])
         {
             self.token_error(start, problem);

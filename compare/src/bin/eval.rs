@@ -22,7 +22,10 @@ use hcl::eval::Evaluate;
 use hclwright::ast::Expr;
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+#[path = "../rounds.rs"]
+mod rounds;
 
 #[path = "../../../examples/corpus/mod.rs"]
 #[expect(dead_code, reason = "rounds are timed here, not with best_of")]
@@ -126,37 +129,22 @@ fn main() {
         }
         return;
     }
-    let ours_pass = || {
-        time(|| {
+    let comparison = rounds::compare(
+        ROUNDS,
+        || {
             pairs
                 .iter()
                 .map(|(e, _)| hclwright::eval::evaluate(black_box(e), &ctx).value)
                 .collect::<Vec<_>>()
-        })
-    };
-    let theirs_pass = || {
-        time(|| {
+        },
+        || {
             pairs
                 .iter()
                 .map(|(_, t)| black_box(t).evaluate(&hcl_ctx).ok())
                 .collect::<Vec<_>>()
-        })
-    };
-    let (mut best_ours, mut best_theirs) = (Duration::MAX, Duration::MAX);
-    let mut ratios = Vec::with_capacity(ROUNDS);
-    for round in 0..ROUNDS {
-        let (a, b) = if round % 2 == 0 {
-            let a = ours_pass();
-            (a, theirs_pass())
-        } else {
-            let b = theirs_pass();
-            (ours_pass(), b)
-        };
-        best_ours = best_ours.min(a);
-        best_theirs = best_theirs.min(b);
-        ratios.push(b.as_secs_f64() / a.as_secs_f64());
-    }
-    ratios.sort_by(f64::total_cmp);
+        },
+    );
+    let (best_ours, best_theirs) = (comparison.ours, comparison.theirs);
     let n = pairs.len() as f64;
     for (name, t) in [
         ("hclwright::eval::evaluate", best_ours),
@@ -170,7 +158,7 @@ fn main() {
     }
     let all = (0..5)
         .map(|_| {
-            time(|| {
+            rounds::time(|| {
                 ours_all
                     .iter()
                     .map(|e| hclwright::eval::evaluate(black_box(e), &ctx).value)
@@ -184,25 +172,5 @@ fn main() {
         ours_all.len(),
         ours_all.len() as f64 / all.as_secs_f64()
     );
-    let ratio = best_theirs.as_secs_f64() / best_ours.as_secs_f64();
-    let median = ratios[ratios.len() / 2];
-    let verdict = if median >= TARGET_RATIO {
-        "met"
-    } else {
-        "NOT met"
-    };
-    println!(
-        "\nhclwright is {ratio:.2}x as fast (best passes); median of the rounds' ratios {median:.2}x \
-         (range {:.2}x to {:.2}x); target >= {TARGET_RATIO:.0}x: {verdict}",
-        ratios[0],
-        ratios[ratios.len() - 1]
-    );
-}
-
-fn time<T>(f: impl FnOnce() -> T) -> Duration {
-    let start = Instant::now();
-    let out = black_box(f());
-    let elapsed = start.elapsed();
-    drop(out);
-    elapsed
+    println!("\n{}", comparison.verdict(TARGET_RATIO));
 }
