@@ -36,6 +36,7 @@ pub mod format;
 pub mod json;
 pub mod lexer;
 mod line_index;
+pub mod model;
 mod parse;
 mod parser;
 pub mod refs;

@@ -156,3 +156,20 @@ fn console_type_function() {
     assert_eq!(code, 1);
     assert!(err.contains("console-only \"type\" function"), "{err}");
 }
+
+/// A module of `.tf.json` files: the types terraform console gives
+/// (recorded with `echo 'type(...)' | terraform console` in the folder).
+#[test]
+fn json_modules_give_terraform_types() {
+    for (expr, terraform) in [
+        ("type(local.sum)", "number\n"),
+        ("type(var.sizes)", "map(number)\n"),
+        (
+            "type(local.object)",
+            "object({\n    a: number,\n    b: tuple([\n        bool,\n        bool,\n        dynamic,\n    ]),\n    eu-west-1: string,\n    nested: object({\n        deep: number,\n    }),\n})\n",
+        ),
+    ] {
+        let (code, out, err) = eval(&["--dir", "fixtures/eval/modules/json", expr], None);
+        assert_eq!((code, out.as_str()), (0, terraform), "{expr}: {err}");
+    }
+}

@@ -11,8 +11,8 @@ use super::diagnostic::Diagnostic;
 use super::expr::{Evaluation, evaluate};
 use super::types::Type;
 use super::value::Value;
-use crate::ast::{AstNode, Body, Expr};
-use crate::syntax_kind::SyntaxKind::*;
+use crate::ast::{AstNode, Expr};
+use crate::model::{Body, Expression, Schema};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -85,13 +85,13 @@ pub enum VarOption {
 struct SourceFile {
     path: String,
     text: Arc<str>,
-    body: Option<Body>,
+    body: Body,
 }
 
 struct VariableDecl {
     file: usize,
     constraint: Option<Constraint>,
-    default: Option<Expr>,
+    default: Option<Expression>,
     nullable: bool,
     sensitive: bool,
 }
@@ -126,100 +126,107 @@ impl Module {
         };
         names.sort_by_key(|p| is_override(p));
         for path in names {
-            if path.extension().and_then(|e| e.to_str()) != Some("tf") || !path.is_file() {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let json = name.ends_with(".tf.json");
+            if !(json || name.ends_with(".tf")) || !path.is_file() {
                 continue;
             }
             let display = path.display().to_string();
             let Some(text) = read_text(&path, "Failed to read file", &mut diagnostics) else {
                 continue;
             };
-            let parse = crate::parse(&text);
-            for e in parse.errors() {
+            let (body, errors) = if json {
+                let parse = crate::json::parse(&text);
+                (Body::from_json(&parse), parse.errors().to_vec())
+            } else {
+                let parse = crate::parse(&text);
+                (Body::from_native(&parse), parse.errors().to_vec())
+            };
+            for e in errors {
                 diagnostics.push(FileDiagnostic::new(
                     display.clone(),
                     text.clone(),
-                    Diagnostic::new("Invalid syntax", e.message.clone(), e.range),
+                    Diagnostic::new("Invalid syntax", e.message, e.range),
                 ));
             }
             files.push(SourceFile {
                 path: display,
                 text,
-                body: parse.body(),
+                body,
             });
         }
 
         // Declarations.
+        let top = Schema::new()
+            .block("variable", &["name"])
+            .block("locals", &[])
+            .block("resource", &["type", "name"])
+            .block("data", &["type", "name"])
+            .block("module", &["name"]);
         let mut variables: BTreeMap<String, VariableDecl> = BTreeMap::new();
-        let mut locals: BTreeMap<String, (usize, Expr)> = BTreeMap::new();
+        let mut locals: BTreeMap<String, (usize, Expression)> = BTreeMap::new();
         let mut resources: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut data: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut modules: BTreeSet<String> = BTreeSet::new();
         for (i, file) in files.iter().enumerate() {
-            let Some(body) = &file.body else { continue };
-            for block in body.blocks() {
-                let labels: Vec<String> = block.labels().map(|l| l.value()).collect();
-                // `variable "x" {}` has no body node: an empty body.
-                let block_body = match block.body() {
-                    Some(b) => b,
-                    None => match empty_body() {
-                        Some(b) => b,
-                        None => continue,
-                    },
-                };
-                match (block.type_name().as_deref(), labels.as_slice()) {
-                    (Some("variable"), [name]) => {
-                        let constraint = match block_body.attribute("type").and_then(|a| a.expr()) {
-                            Some(e) => match Constraint::from_expr(&e) {
+            let report = |diagnostics: &mut Vec<FileDiagnostic>, d: Diagnostic| {
+                diagnostics.push(FileDiagnostic::new(file.path.clone(), file.text.clone(), d));
+            };
+            let (content, _, ds) = file.body.partial_content(&top);
+            for d in ds {
+                report(&mut diagnostics, d);
+            }
+            for block in content.blocks {
+                let body = &block.body;
+                match (block.type_name.as_str(), block.labels.as_slice()) {
+                    ("variable", [name]) => {
+                        let constraint = match body.attribute("type") {
+                            Some(a) => match type_constraint(&a.expr) {
                                 Ok(c) => Some(c),
                                 Err(message) => {
-                                    diagnostics.push(FileDiagnostic::new(
-                                        file.path.clone(),
-                                        file.text.clone(),
+                                    report(
+                                        &mut diagnostics,
                                         Diagnostic::new(
                                             "Invalid type specification",
                                             message,
-                                            e.syntax().text_range(),
+                                            a.expr.range(),
                                         ),
-                                    ));
+                                    );
                                     None
                                 }
                             },
                             None => None,
                         };
-                        let nullable = block_body
-                            .attribute("nullable")
-                            .and_then(|a| a.expr())
-                            .is_none_or(|e| e.to_string().trim() != "false");
-                        let sensitive = block_body
-                            .attribute("sensitive")
-                            .and_then(|a| a.expr())
-                            .is_some_and(|e| e.to_string().trim() == "true");
+                        let keyword =
+                            |name: &str| body.attribute(name).and_then(|a| a.expr.as_keyword());
                         let decl = VariableDecl {
                             file: i,
                             constraint,
-                            default: block_body.attribute("default").and_then(|a| a.expr()),
-                            nullable,
-                            sensitive,
+                            default: body.attribute("default").map(|a| a.expr),
+                            nullable: keyword("nullable").is_none_or(|k| k != "false"),
+                            sensitive: keyword("sensitive").is_some_and(|k| k == "true"),
                         };
                         variables.insert(name.clone(), decl);
                     }
-                    (Some("locals"), []) => {
-                        for attr in block_body.attributes() {
-                            if let (Some(name), Some(expr)) = (attr.name(), attr.expr()) {
-                                locals.insert(name, (i, expr));
-                            }
+                    ("locals", []) => {
+                        let (attributes, ds) = body.just_attributes();
+                        for d in ds {
+                            report(&mut diagnostics, d);
+                        }
+                        for (name, attr) in attributes {
+                            locals.insert(name, (i, attr.expr));
                         }
                     }
-                    (Some("resource"), [ty, name]) => {
+                    ("resource", [ty, name]) => {
                         resources
                             .entry(ty.clone())
                             .or_default()
                             .insert(name.clone());
                     }
-                    (Some("data"), [ty, name]) => {
+                    ("data", [ty, name]) => {
                         data.entry(ty.clone()).or_default().insert(name.clone());
                     }
-                    (Some("module"), [name]) => {
+                    ("module", [name]) => {
                         modules.insert(name.clone());
                     }
                     _ => {}
@@ -400,7 +407,7 @@ impl Module {
                 Some((v, p, t, d)) => (v, p, t, d.range),
                 None => match &decl.default {
                     Some(e) => {
-                        let r = evaluate(e, &empty);
+                        let r = e.evaluate(&empty);
                         for d in &r.diagnostics {
                             diagnostics.push(FileDiagnostic::new(
                                 file.path.clone(),
@@ -408,12 +415,7 @@ impl Module {
                                 d.clone(),
                             ));
                         }
-                        (
-                            r.value,
-                            file.path.clone(),
-                            file.text.clone(),
-                            e.syntax().text_range(),
-                        )
+                        (r.value, file.path.clone(), file.text.clone(), e.range())
                     }
                     None => {
                         // No value: Terraform would ask for one; it is unknown here.
@@ -431,7 +433,7 @@ impl Module {
             };
             let value = if value.is_null() && !decl.nullable {
                 match &decl.default {
-                    Some(e) => evaluate(e, &empty).value,
+                    Some(e) => e.evaluate(&empty).value,
                     None => value,
                 }
             } else {
@@ -505,7 +507,7 @@ impl Module {
         // Locals, each after the locals it refers to.
         let local_refs: BTreeMap<String, Vec<String>> = locals
             .iter()
-            .map(|(n, (_, e))| (n.clone(), local_references(e)))
+            .map(|(n, (_, e))| (n.clone(), e.local_references()))
             .collect();
         let mut values: BTreeMap<String, Value> = BTreeMap::new();
         let mut local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>> = BTreeMap::new();
@@ -531,7 +533,7 @@ impl Module {
                     let Evaluation {
                         value,
                         diagnostics: ds,
-                    } = evaluate(expr, &ctx);
+                    } = expr.evaluate(&ctx);
                     values.insert(n.clone(), value);
                     let list = local_diagnostics.entry(n).or_default();
                     for d in ds {
@@ -542,8 +544,7 @@ impl Module {
                     let (file, expr) = &locals[&n];
                     let file = &files[*file];
                     let names: Vec<String> = members.iter().map(|c| format!("local.{c}")).collect();
-                    let diagnostic =
-                        Diagnostic::new("Cycle", names.join(", "), expr.syntax().text_range());
+                    let diagnostic = Diagnostic::new("Cycle", names.join(", "), expr.range());
                     for m in members {
                         local_diagnostics
                             .entry(m.clone())
@@ -609,7 +610,7 @@ enum Step {
 /// is one step for all its members.
 fn visit_local(
     name: &str,
-    locals: &BTreeMap<String, (usize, Expr)>,
+    locals: &BTreeMap<String, (usize, Expression)>,
     refs: &BTreeMap<String, Vec<String>>,
     state: &mut BTreeMap<String, Visit>,
     stack: &mut Vec<String>,
@@ -649,24 +650,7 @@ fn visit_local(
 /// The names of the locals an expression refers to (`local.NAME`).
 pub fn local_references(expr: &Expr) -> Vec<String> {
     let mut out = Vec::new();
-    for node in expr.syntax().descendants() {
-        if node.kind() != VARIABLE || node.text() != "local" {
-            continue;
-        }
-        let Some(parent) = node.parent() else {
-            continue;
-        };
-        if parent.kind() != GET_ATTR {
-            continue;
-        }
-        if let Some(name) = parent
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| t.kind() == IDENT)
-        {
-            out.push(name.text().to_string());
-        }
-    }
+    crate::model::local_references_in(expr.syntax(), &mut out);
     out
 }
 
@@ -704,9 +688,26 @@ fn json_offset(text: &str, line: usize, column: usize) -> text_size::TextSize {
     text_size::TextSize::from(offset as u32)
 }
 
-/// An empty body, for blocks written `{}`.
-fn empty_body() -> Option<Body> {
-    crate::parse("x {\n}\n").body()?.blocks().next()?.body()
+/// The type constraint an expression gives: a native type expression, or
+/// in JSON a string holding one (`"list(string)"`).
+fn type_constraint(expr: &Expression) -> Result<Constraint, String> {
+    match expr {
+        Expression::Native(e) => Constraint::from_expr(e),
+        Expression::Json(_) => {
+            let parse = expr
+                .json_string_as_expr()
+                .ok_or("A type constraint in JSON is a string holding a type expression.")?;
+            if let Some(e) = parse.errors().first() {
+                return Err(e.message.clone());
+            }
+            let e = parse
+                .syntax()
+                .descendants()
+                .find_map(Expr::cast)
+                .ok_or("expected a type expression")?;
+            Constraint::from_expr(&e)
+        }
+    }
 }
 
 /// A file's text, or a diagnostic saying why it could not be read.

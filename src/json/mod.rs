@@ -22,11 +22,13 @@
 //! ```
 
 mod ast;
+mod eval;
 mod lexer;
 mod parser;
 mod string;
 
 pub use ast::{JsonArray, JsonMember, JsonObject, JsonValue};
+pub use eval::{StringMode, evaluate, evaluate_in};
 
 use rowan::GreenNode;
 

@@ -1,0 +1,136 @@
+//! An expression of either syntax, evaluated and analysed the same way.
+
+use text_size::TextRange;
+
+use crate::ast::{AstNode, Expr};
+use crate::eval::{EvalContext, Evaluation};
+use crate::json::JsonValue;
+use crate::syntax_kind::SyntaxKind::*;
+use crate::syntax_kind::SyntaxNode;
+
+/// An attribute's value: a native expression, or a JSON value read as the
+/// JSON syntax specification says.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expression {
+    /// A native syntax expression.
+    Native(Expr),
+    /// A JSON value (its strings are templates).
+    Json(JsonValue),
+}
+
+impl Expression {
+    /// Evaluates the expression in `ctx`.
+    ///
+    /// ```
+    /// use hclwright::eval::{EvalContext, console_string};
+    /// use hclwright::model::Body;
+    /// let json = hclwright::json::parse(r#"{"a": "${1 + 1}"}"#);
+    /// let (attrs, _) = Body::from_json(&json).just_attributes();
+    /// let v = attrs["a"].expr.evaluate(&EvalContext::new());
+    /// assert_eq!(console_string(&v.value), "2");
+    /// ```
+    pub fn evaluate(&self, ctx: &EvalContext) -> Evaluation {
+        match self {
+            Expression::Native(e) => crate::eval::evaluate(e, ctx),
+            Expression::Json(v) => crate::json::evaluate(v, ctx),
+        }
+    }
+
+    /// The byte range of the expression.
+    pub fn range(&self) -> TextRange {
+        match self {
+            Expression::Native(e) => e.syntax().text_range(),
+            Expression::Json(v) => v.range(),
+        }
+    }
+
+    /// The keyword the expression is, if it is a bare one (`true`,
+    /// `false`, `null`, a name; in JSON, a string holding one or a JSON
+    /// `true`/`false`/`null`): for settings such as `nullable = false`.
+    pub fn as_keyword(&self) -> Option<String> {
+        match self {
+            Expression::Native(e) => {
+                let text = e.syntax().to_string();
+                let text = text.trim();
+                (!text.is_empty()
+                    && text
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-'))
+                .then(|| text.to_string())
+            }
+            Expression::Json(JsonValue::Bool(t) | JsonValue::Null(t)) => Some(t.text().to_string()),
+            Expression::Json(v) => v.as_str().map(|s| s.trim().to_string()),
+        }
+    }
+
+    /// The names of the locals the expression refers to (`local.NAME`),
+    /// inside JSON template strings too.
+    pub fn local_references(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        match self {
+            Expression::Native(e) => local_references_in(e.syntax(), &mut out),
+            Expression::Json(v) => {
+                for text in json_strings(v) {
+                    if text.contains("${") || text.contains("%{") {
+                        let parse = crate::parse_template(&text);
+                        local_references_in(&parse.syntax(), &mut out);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// For a JSON string, the native expression it holds, parsed (as the
+    /// specification reads strings for static analysis: type constraints,
+    /// traversals, calls). `None` for a native expression or another JSON
+    /// value.
+    pub fn json_string_as_expr(&self) -> Option<crate::Parse> {
+        match self {
+            Expression::Json(v) => v.as_str().map(|s| crate::parse_expr(&s)),
+            Expression::Native(_) => None,
+        }
+    }
+}
+
+/// Every string of a JSON value, keys included, in order.
+fn json_strings(value: &JsonValue) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![value.clone()];
+    while let Some(v) = todo.pop() {
+        match &v {
+            JsonValue::Object(o) => {
+                for m in o.members() {
+                    out.extend(m.name());
+                    todo.extend(m.value());
+                }
+            }
+            JsonValue::Array(a) => todo.extend(a.elements()),
+            JsonValue::String(_) => out.extend(v.as_str().map(|s| s.into_owned())),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The `local.NAME` references under `root`.
+pub(crate) fn local_references_in(root: &SyntaxNode, out: &mut Vec<String>) {
+    for node in root.descendants() {
+        if node.kind() != VARIABLE || node.text() != "local" {
+            continue;
+        }
+        let Some(parent) = node.parent() else {
+            continue;
+        };
+        if parent.kind() != GET_ATTR {
+            continue;
+        }
+        if let Some(name) = parent
+            .children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .find(|t| t.kind() == IDENT)
+        {
+            out.push(name.text().to_string());
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The information model over both syntaxes: the JSON syntax
+//! specification's examples read with the schema it gives for each, their
+//! native equivalents, and the diagnostics for what a schema does not
+//! allow. Snapshots show the content found.
+
+use hclwright::eval::{EvalContext, console_string};
+use hclwright::model::{Body, Content, Schema};
+
+fn schema_for(name: &str) -> Schema {
+    if name.starts_with("spec_attribute") {
+        Schema::new().attribute("foo")
+    } else if name.starts_with("spec_two_labels") {
+        Schema::new().block("foo", &["bar", "baz"])
+    } else if name.starts_with("errors") {
+        Schema::new()
+            .attribute("foo")
+            .required_attribute("needed")
+            .block("bar", &[])
+            .block("baz", &[])
+    } else {
+        Schema::new().block("foo", &[])
+    }
+}
+
+/// The content, one line per attribute and block (with the block's own
+/// attributes, read with `just_attributes`), values evaluated.
+fn show(content: &Content, text: &str, out: &mut String) {
+    let ctx = EvalContext::new();
+    for (name, attr) in &content.attributes {
+        let v = attr.expr.evaluate(&ctx);
+        out.push_str(&format!(
+            "attribute {name} = {}\n",
+            console_string(&v.value)
+        ));
+    }
+    for block in &content.blocks {
+        out.push_str(&format!("block {} {:?}\n", block.type_name, block.labels));
+        let (attrs, diagnostics) = block.body.just_attributes();
+        for (name, attr) in attrs {
+            let v = attr.expr.evaluate(&ctx);
+            out.push_str(&format!(
+                "  attribute {name} = {}\n",
+                console_string(&v.value)
+            ));
+        }
+        for d in diagnostics {
+            out.push_str(&format!("  {}", d.render("body", text)));
+        }
+    }
+}
+
+#[test]
+fn bodies_read_with_a_schema() {
+    insta::glob!("../fixtures/model", "*.{json,hcl}", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let schema = schema_for(&name);
+        let json;
+        let native = hclwright::parse(if name.ends_with(".hcl") { &text } else { "" });
+        let body = if name.ends_with(".json") {
+            json = hclwright::json::parse(&text);
+            assert!(json.errors().is_empty(), "{name}");
+            Body::from_json(&json)
+        } else {
+            Body::from_native(&native)
+        };
+        let (content, diagnostics) = body.content(&schema);
+        let mut out = String::new();
+        if name.ends_with(".hcl") {
+            // The native parser itself reports redefined attributes.
+            for e in native.errors() {
+                out.push_str(&format!("syntax: {}", e.render(&name, &text)));
+            }
+        }
+        show(&content, &text, &mut out);
+        for d in diagnostics {
+            out.push_str(&d.render(&name, &text));
+        }
+        insta::assert_snapshot!(out);
+    });
+}
+
+#[test]
+fn partial_content_leaves_the_rest() {
+    for (json, text) in [
+        (true, r#"{"a": 1, "b": {"x": {"c": 2}}, "d": 3}"#),
+        (false, "a = 1\nb \"x\" {\n  c = 2\n}\nd = 3\n"),
+    ] {
+        let (jp, np);
+        let body = if json {
+            jp = hclwright::json::parse(text);
+            Body::from_json(&jp)
+        } else {
+            np = hclwright::parse(text);
+            Body::from_native(&np)
+        };
+        let (content, rest, diagnostics) = body.partial_content(&Schema::new().attribute("a"));
+        assert!(diagnostics.is_empty());
+        assert_eq!(content.attributes.keys().collect::<Vec<_>>(), ["a"]);
+        let (content, diagnostics) =
+            rest.content(&Schema::new().attribute("d").block("b", &["name"]));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(content.attributes.keys().collect::<Vec<_>>(), ["d"]);
+        assert_eq!(content.blocks[0].labels, ["x"]);
+        // The first schema's names are gone from the rest.
+        let (_, diagnostics) = rest.content(
+            &Schema::new()
+                .attribute("d")
+                .block("b", &["name"])
+                .attribute("a"),
+        );
+        assert!(diagnostics.is_empty());
+        let (attrs, _) = rest
+            .partial_content(&Schema::new().block("b", &["name"]))
+            .1
+            .just_attributes();
+        assert_eq!(attrs.keys().collect::<Vec<_>>(), ["d"], "json: {json}");
+    }
+}
