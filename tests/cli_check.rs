@@ -301,3 +301,39 @@ fn json_lists_every_problem_with_positions() {
     let o = hclwright(&["check", "--json", "ok.tf"], dir.path(), None);
     assert_eq!((o.status.code(), stdout(&o)), (Some(0), "[]\n".to_string()));
 }
+
+#[test]
+fn checks_the_json_syntax_by_extension() {
+    let dir = TempDir::new(&[
+        ("main.tf.json", "{\"locals\": {\"a\": 1}}\n"),
+        ("sub/broken.tf.json", "{\n  \"locals\": {\"a\": 1,}\n}\n"),
+        ("sub/vars.tfvars.json", "{\"a\": [1 2]}\n"),
+        // Other JSON files are not configuration: the walk skips them.
+        ("package.json", "{ not json at all"),
+    ]);
+    let o = hclwright(&["check"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("sub/broken.tf.json:2:21: expected a property after `,`, found `}`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("sub/vars.tfvars.json:1:10: expected `,` between the elements"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("package.json") && !err.contains("main.tf.json"),
+        "{err}"
+    );
+    // Named on the command line, any .json file is read as JSON.
+    let o = hclwright(&["check", "package.json"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("package.json:1:3: expected a property name"),
+        "{}",
+        stderr(&o)
+    );
+    let o = hclwright(&["check", "main.tf.json"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

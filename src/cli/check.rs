@@ -14,7 +14,10 @@ use super::{EXIT_ERRORS, EXIT_OK};
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
     /// Files or directories (walked recursively for .tf, .tfvars, .hcl and
-    /// .nomad files); `-` reads standard input. Defaults to `.`.
+    /// .nomad files, and their JSON syntax: .tf.json, .tfvars.json,
+    /// .hcl.json, .nomad.json); `-` reads standard input. A file whose
+    /// name ends in `.json` is checked as the JSON syntax, any other as
+    /// the native syntax. Defaults to `.`.
     #[arg(default_value = ".")]
     paths: Vec<String>,
     /// Print nothing, only set the exit code.
@@ -45,7 +48,7 @@ pub fn run(args: CheckArgs) -> i32 {
     } else {
         Output::Text
     };
-    let walked = pipeline::run(&args.paths, true, |input| check_one(input, output));
+    let walked = pipeline::run_with_json(&args.paths, true, |input| check_one(input, output));
     let mut failed = !walked.errors.is_empty();
     let mut reports: Vec<String> = walked
         .errors
@@ -135,8 +138,12 @@ fn check_one(source: &Source, output: Output) -> Checked {
             }
         };
         let text = &decoded.text;
-        let errors = hclwright::syntax_errors(text);
         let name = input.display_name();
+        let errors = if super::files::is_json_file_name(&name) {
+            hclwright::json::syntax_errors(text)
+        } else {
+            hclwright::syntax_errors(text)
+        };
         let reports = match output {
             Output::Quiet => Vec::new(),
             Output::Text => errors

@@ -32,9 +32,19 @@ impl Input {
     }
 }
 
+/// File name endings of the JSON syntax found when walking directories
+/// for the commands that read it (`check`).
+pub const JSON_EXTENSIONS: &[&str] = &[".tf.json", ".tfvars.json", ".hcl.json", ".nomad.json"];
+
 /// True if `name` ends with an HCL extension.
 pub fn is_hcl_file_name(name: &str) -> bool {
     HCL_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
+}
+
+/// True if `name` is a file of the JSON syntax: any `.json` file (one
+/// named on the command line is read as JSON whatever precedes `.json`).
+pub fn is_json_file_name(name: &str) -> bool {
+    name.ends_with(".json")
 }
 
 /// Expands paths: `-` is stdin, files are taken as given, directories are
@@ -110,7 +120,7 @@ impl Folder {
 
     /// Its HCL files and, when `recursive`, the subdirectories to walk.
     /// Entries that cannot be read are skipped.
-    pub fn list(&self, recursive: bool) -> std::io::Result<Listing> {
+    pub fn list(&self, recursive: bool, json: bool) -> std::io::Result<Listing> {
         let mut entries = self.entries()?;
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut listing = Listing::default();
@@ -120,7 +130,14 @@ impl Folder {
                 EntryKind::Directory if recursive && !hidden => {
                     listing.subdirs.push(self.path.join(name));
                 }
-                EntryKind::Other if !hidden && is_hcl_file_name(&name.to_string_lossy()) => {
+                EntryKind::Other
+                    if !hidden
+                        && (is_hcl_file_name(&name.to_string_lossy())
+                            || (json
+                                && JSON_EXTENSIONS
+                                    .iter()
+                                    .any(|ext| name.to_string_lossy().ends_with(ext)))) =>
+                {
                     listing.files.push(self.path.join(name));
                 }
                 _ => {}

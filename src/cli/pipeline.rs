@@ -54,6 +54,24 @@ where
     T: Send,
     F: Fn(&Source) -> T + Sync,
 {
+    run_walk(paths, recursive, false, process)
+}
+
+/// As [`run`], with the JSON syntax's files (`.tf.json`, `.tfvars.json`,
+/// `.hcl.json`, `.nomad.json`) found in folders too.
+pub fn run_with_json<T, F>(paths: &[String], recursive: bool, process: F) -> Walked<T>
+where
+    T: Send,
+    F: Fn(&Source) -> T + Sync,
+{
+    run_walk(paths, recursive, true, process)
+}
+
+fn run_walk<T, F>(paths: &[String], recursive: bool, json: bool, process: F) -> Walked<T>
+where
+    T: Send,
+    F: Fn(&Source) -> T + Sync,
+{
     let mut found = Vec::new();
     let mut tasks = Vec::new();
     for (i, path) in paths.iter().enumerate() {
@@ -71,7 +89,11 @@ where
     }
     tasks.reverse();
     let queue = Queue::new(tasks, found);
-    let walk = Walk { recursive, process };
+    let walk = Walk {
+        recursive,
+        json,
+        process,
+    };
     std::thread::scope(|scope| {
         let mut helpers_started = false;
         work(&queue, &walk, || {
@@ -218,6 +240,8 @@ impl<T> Queue<T> {
 /// What every task needs to know.
 struct Walk<F> {
     recursive: bool,
+    /// Whether folders' JSON syntax files are found too.
+    json: bool,
     process: F,
 }
 
@@ -243,9 +267,9 @@ where
     let key = task.key;
     match task.job {
         Job::File(source) => Done::found(key, processed(walk, source)),
-        Job::Directory(dir, parent) => list(key, &dir, Some(&parent), walk.recursive),
+        Job::Directory(dir, parent) => list(key, &dir, Some(&parent), walk),
         Job::Argument(path) => match std::fs::metadata(&path) {
-            Ok(meta) if meta.is_dir() => list(key, Path::new(&path), None, walk.recursive),
+            Ok(meta) if meta.is_dir() => list(key, Path::new(&path), None, walk),
             Ok(_) => {
                 let source = Source::new(Input::File(PathBuf::from(path)));
                 Done::found(key, processed(walk, source))
@@ -263,9 +287,9 @@ where
 
 /// Lists the directory `dir` (listed in `parent`, if given): its files and
 /// subdirectories become tasks.
-fn list<T>(key: Vec<u32>, dir: &Path, parent: Option<&Folder>, recursive: bool) -> Done<T> {
+fn list<T, F>(key: Vec<u32>, dir: &Path, parent: Option<&Folder>, walk: &Walk<F>) -> Done<T> {
     let listed = Folder::open(dir, parent).and_then(|folder| {
-        let listing = folder.list(recursive)?;
+        let listing = folder.list(walk.recursive, walk.json)?;
         Ok((Arc::new(folder), listing))
     });
     let (folder, listing) = match listed {
@@ -342,7 +366,7 @@ mod tests {
 
     /// The walk done one directory after the other, for comparison.
     fn serial_walk(dir: &Path, out: &mut Vec<Input>) {
-        let listing = Folder::open(dir, None).unwrap().list(true).unwrap();
+        let listing = Folder::open(dir, None).unwrap().list(true, false).unwrap();
         out.extend(listing.files.into_iter().map(Input::File));
         for sub in &listing.subdirs {
             serial_walk(sub, out);
