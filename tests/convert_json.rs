@@ -56,3 +56,83 @@ fn cli_converts_and_refuses_broken_files() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+mod common;
+
+/// Native → JSON → native over the corpus: the JSON converts back to a
+/// native file that parses cleanly and converts to the same JSON again
+/// (the same blocks, labels, attributes and values).
+#[test]
+fn corpus_round_trips_through_json() {
+    let Some(dir) = common::corpus("the JSON round-trip test") else {
+        return;
+    };
+    let invalid = common::invalid_files(&dir);
+    let (mut count, mut differ) = (0, Vec::new());
+    for rel in common::corpus_files(&dir) {
+        let key = rel.to_string_lossy().replace('\\', "/");
+        if invalid.contains(&key) {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(dir.join(&rel)) else {
+            continue;
+        };
+        let Ok(json) = hclwright::convert::to_json_value(&text) else {
+            continue;
+        };
+        let json_text = serde_json::to_string(&json).unwrap();
+        count += 1;
+        match hclwright::convert::to_hcl(&json_text) {
+            Ok(hcl) => {
+                let again = hclwright::convert::to_json_value(&hcl);
+                if again.as_ref().ok() != Some(&json) {
+                    differ.push(key);
+                }
+            }
+            Err(e) => differ.push(format!("{key}: {e}")),
+        }
+    }
+    eprintln!("{count} files, {} differ", differ.len());
+    for d in differ.iter().take(20) {
+        eprintln!("  {d}");
+    }
+    assert!(count > 2000);
+    // What differs is what JSON cannot say without a schema (an attribute
+    // holding a list of objects reads back as blocks): at most 1%.
+    assert!(
+        differ.len() * 100 <= count,
+        "{} of {count} differ",
+        differ.len()
+    );
+}
+
+/// JSON → native on a hand-written Terraform module (strings that are one
+/// interpolation become bare expressions, `type` and `depends_on` bare,
+/// `"//"` a comment) and on hcl2json's own output: snapshots, and the CLI
+/// refusing broken JSON with a position.
+#[test]
+fn json_converts_to_native() {
+    for path in [
+        "fixtures/eval/modules/json/main.tf.json",
+        "fixtures/convert/blocks.json",
+    ] {
+        let text = std::fs::read_to_string(path).unwrap();
+        let hcl = hclwright::convert::to_hcl(&text).unwrap();
+        assert!(hclwright::syntax_errors(&hcl).is_empty());
+        insta::assert_snapshot!(path.replace(['/', '.'], "_"), hcl);
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hclwright"))
+        .args(["convert", "--to", "hcl", "fixtures/convert/blocks.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let broken = std::process::Command::new(env!("CARGO_BIN_EXE_hclwright"))
+        .args(["convert", "--to", "hcl", "-"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&broken.stderr).contains("<stdin>:1:1: expected a JSON object")
+    );
+}

@@ -1,10 +1,10 @@
 //! `hclwright convert --to json`: a file in the JSON that `hcl2json`
-//! produces for it.
+//! produces for it; `--to hcl`: a JSON syntax file in the native syntax.
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use hclwright::convert::{ToJsonError, to_json};
+use hclwright::convert::{ToHclError, ToJsonError, to_hcl, to_json};
 
 use super::files::{Input, read_error_message, read_input};
 use super::write::write_atomic;
@@ -13,8 +13,12 @@ use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 /// The target syntax.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
-    /// JSON, as `hcl2json` writes it.
+    /// JSON, as `hcl2json` writes it (the input is native syntax).
     Json,
+    /// The native syntax, laid out by the formatter (the input is JSON
+    /// syntax; see `hclwright::convert::to_hcl` for how blocks are told
+    /// from attributes).
+    Hcl,
 }
 
 /// Arguments of `convert`.
@@ -45,22 +49,32 @@ pub fn run(args: ConvertArgs) -> i32 {
         }
     };
     let text = decoded.text.into_owned();
-    let Syntax::Json = args.to;
-    let json = match to_json(&text) {
-        Ok(j) => j,
-        Err(ToJsonError::Syntax(errors)) => {
-            for e in errors {
+    let converted = match args.to {
+        Syntax::Json => to_json(&text)
+            .map(|json| format!("{json}\n"))
+            .map_err(|e| match e {
+                ToJsonError::Syntax(errors) => (errors, String::new()),
+                other => (Vec::new(), other.to_string()),
+            }),
+        Syntax::Hcl => to_hcl(&text).map_err(|e| match e {
+            ToHclError::Syntax(errors) => (errors, String::new()),
+            other => (Vec::new(), other.to_string()),
+        }),
+    };
+    let out = match converted {
+        Ok(out) => out,
+        Err((errors, message)) => {
+            for e in &errors {
                 eprint!("{}", e.render(&name, &text));
             }
-            eprintln!("{name}: not converted because of syntax errors");
-            return EXIT_ERRORS;
-        }
-        Err(e) => {
-            eprintln!("{name}: {e}");
+            if errors.is_empty() {
+                eprintln!("{name}: {message}");
+            } else {
+                eprintln!("{name}: not converted because of syntax errors");
+            }
             return EXIT_ERRORS;
         }
     };
-    let out = format!("{json}\n");
     match &args.output {
         Some(path) => {
             if let Err(e) = write_atomic(path, out.as_bytes()) {

@@ -6,7 +6,9 @@
 //! every other expression as a `"${…}"` string of its source.
 
 mod json_text;
+mod to_hcl;
 mod to_json;
 
 pub use json_text::write_indented;
+pub use to_hcl::{ToHclError, to_hcl};
 pub use to_json::{ToJsonError, to_json, to_json_value};
