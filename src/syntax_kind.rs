@@ -216,6 +216,20 @@ impl SyntaxKind {
         (self as u16) < (CONFIG_FILE as u16)
     }
 
+    /// True for the kinds only the JSON syntax's tree has.
+    pub fn is_json(self) -> bool {
+        matches!(
+            self,
+            JSON_STRING
+                | JSON_NUMBER
+                | JSON_WORD
+                | JSON_FILE
+                | JSON_OBJECT
+                | JSON_MEMBER
+                | JSON_ARRAY
+        )
+    }
+
     /// True for kinds the parser may skip between significant tokens:
     /// whitespace and comments (newlines are significant in bodies).
     #[inline]

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use hclwright::encoding::StandIns;
 use hclwright::{Address, Document, EditError, Item, Placement, Value};
 
+use super::edit_json;
 use super::files::{Input, read_error_message, read_input};
 use super::write::{is_changed_since_read, write_checked};
 use super::{EXIT_ERRORS, EXIT_OK};
@@ -24,11 +25,11 @@ const EXIT_NOT_FOUND: i32 = 1;
 pub struct OutputArgs {
     /// Rewrite FILE in place (atomically) instead of printing the result.
     #[arg(short = 'u', long)]
-    update: bool,
+    pub(super) update: bool,
     /// Print a unified diff of the change instead of the result (with
     /// -u, the file is rewritten and the diff printed).
     #[arg(long)]
-    diff: bool,
+    pub(super) diff: bool,
 }
 
 /// Arguments of `get`.
@@ -274,7 +275,7 @@ pub(super) fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure
 /// The code of a failure to write a file that changed since it was read
 /// (another run wrote it meanwhile): the edit is made again on the new
 /// text by [`retrying`]; never an exit status.
-const RETRY: i32 = -1;
+pub(super) const RETRY: i32 = -1;
 
 /// How many times an edit is made again on a file that other runs keep
 /// changing.
@@ -331,6 +332,9 @@ fn shown(item: &Item) -> String {
 }
 
 pub fn get(args: GetArgs) -> i32 {
+    if edit_json::is_json(&args.file) {
+        return report(edit_json::get(&args.address, &args.file));
+    }
     report((|| {
         let opened = open(&args.file)?;
         for item in opened.doc.get_all(args.address.as_str())? {
@@ -341,6 +345,18 @@ pub fn get(args: GetArgs) -> i32 {
 }
 
 pub fn set(args: SetArgs) -> i32 {
+    if edit_json::is_json(&args.file) {
+        return report(retrying(|| {
+            edit_json::set(
+                &args.address,
+                &args.value,
+                &args.file,
+                args.if_exists,
+                args.placement.placement(),
+                &args.output,
+            )
+        }));
+    }
     report(retrying(|| {
         let value = Value::parse(&args.value)?;
         let mut opened = open(&args.file)?;
@@ -356,6 +372,11 @@ pub fn set(args: SetArgs) -> i32 {
 }
 
 pub fn rm(args: RmArgs) -> i32 {
+    if edit_json::is_json(&args.file) {
+        return report(retrying(|| {
+            edit_json::rm(&args.address, &args.file, &args.output)
+        }));
+    }
     report(retrying(|| {
         let mut opened = open(&args.file)?;
         opened.doc.remove(args.address.as_str())?;
@@ -364,6 +385,11 @@ pub fn rm(args: RmArgs) -> i32 {
 }
 
 pub fn mv(args: MvArgs) -> i32 {
+    if edit_json::is_json(&args.file) {
+        return report(retrying(|| {
+            edit_json::mv(&args.address, &args.new_name, &args.file, &args.output)
+        }));
+    }
     report(retrying(|| {
         let address = Address::parse(&args.address)?;
         let mut opened = open(&args.file)?;
@@ -385,7 +411,7 @@ pub fn mv(args: MvArgs) -> i32 {
 
 /// The name to rename to: NEW_NAME itself, or the last step of a full
 /// address in the same parent.
-fn new_name(address: &Address, given: &str) -> Result<String, Failure> {
+pub(super) fn new_name(address: &Address, given: &str) -> Result<String, Failure> {
     let Ok(target) = Address::parse(given) else {
         return Ok(given.to_string());
     };
@@ -424,13 +450,23 @@ fn block_append(args: &BlockAppendArgs) -> Result<(), Failure> {
             _ => None,
         },
     };
-    let mut opened = open(&file)?;
     let parent = if args.parent == "." {
         ""
     } else {
         args.parent.as_str()
     };
     let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+    if edit_json::is_json(&file) {
+        return edit_json::block_append(
+            parent,
+            &args.type_name,
+            &labels,
+            &args.body,
+            &file,
+            &args.output,
+        );
+    }
+    let mut opened = open(&file)?;
     opened
         .doc
         .append_block(parent, &args.type_name, &labels, &args.body)?;
@@ -438,6 +474,14 @@ fn block_append(args: &BlockAppendArgs) -> Result<(), Failure> {
 }
 
 fn block_mv(args: &BlockMvArgs) -> Result<(), Failure> {
+    if edit_json::is_json(&args.file) {
+        return edit_json::mv(
+            args.from.as_str(),
+            args.to.as_str(),
+            &args.file,
+            &args.output,
+        );
+    }
     let mut opened = open(&args.file)?;
     opened
         .doc
@@ -446,6 +490,9 @@ fn block_mv(args: &BlockMvArgs) -> Result<(), Failure> {
 }
 
 fn block_rm(args: &RmArgs) -> Result<(), Failure> {
+    if edit_json::is_json(&args.file) {
+        return edit_json::rm(&args.address, &args.file, &args.output);
+    }
     let mut opened = open(&args.file)?;
     for item in opened.doc.get_all(args.address.as_str())? {
         if !matches!(item, Item::Block(_)) {

@@ -6,6 +6,7 @@ mod comment;
 mod convert;
 mod dump;
 mod edit;
+mod edit_json;
 mod eval;
 mod files;
 mod fmt;

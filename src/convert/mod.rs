@@ -7,7 +7,7 @@
 
 mod json_text;
 mod to_hcl;
-mod to_json;
+pub(crate) mod to_json;
 
 pub use json_text::write_indented;
 pub use to_hcl::{ToHclError, to_hcl};

@@ -134,7 +134,7 @@ fn literal(l: &ast::Literal) -> Json {
     }
 }
 
-fn expr_json(expr: &Expr) -> Json {
+pub(crate) fn expr_json(expr: &Expr) -> Json {
     match expr {
         Expr::Literal(l) => literal(l),
         Expr::Unary(u) if matches!(u.operand(), Some(Expr::Literal(_))) => {

@@ -22,12 +22,14 @@
 //! ```
 
 mod ast;
+mod edit;
 mod eval;
 mod lexer;
 mod parser;
 mod string;
 
 pub use ast::{JsonArray, JsonMember, JsonObject, JsonValue};
+pub use edit::JsonDocument;
 pub use eval::{StringMode, evaluate, evaluate_in};
 
 use rowan::GreenNode;

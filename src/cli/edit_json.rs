@@ -1,0 +1,167 @@
+//! The editing commands on a JSON syntax file (`*.tf.json`, any `.json`
+//! file): the same addresses and output options as on a native file,
+//! through [`JsonDocument`], each edit changing only the bytes of what it
+//! edits.
+
+use std::path::{Path, PathBuf};
+
+use hclwright::json::JsonDocument;
+use hclwright::{Address, Placement};
+
+use super::EXIT_ERRORS;
+use super::edit::{Failure, OutputArgs, RETRY, print_source_text};
+use super::files::{Input, is_json_file_name, read_error_message, read_input};
+use super::write::{is_changed_since_read, write_checked};
+
+/// True when the command's file is a JSON syntax file.
+pub(super) fn is_json(file: &Option<PathBuf>) -> bool {
+    file.as_deref()
+        .and_then(Path::to_str)
+        .is_some_and(is_json_file_name)
+}
+
+/// A JSON file, read and parsed.
+pub(super) struct OpenedJson {
+    input: Input,
+    pub(super) doc: JsonDocument,
+}
+
+pub(super) fn open(file: &Option<PathBuf>) -> Result<OpenedJson, Failure> {
+    let path = file.clone().expect("a JSON file is named");
+    let input = Input::File(path);
+    let decoded = read_input(&input).map_err(|e| Failure {
+        code: EXIT_ERRORS,
+        message: read_error_message(&input, &e),
+    })?;
+    let doc = JsonDocument::parse(&decoded.text).map_err(|errors| Failure {
+        code: EXIT_ERRORS,
+        message: errors
+            .iter()
+            .map(|e| e.render(&input.display_name(), &decoded.text))
+            .collect::<String>()
+            .trim_end()
+            .to_string(),
+    })?;
+    Ok(OpenedJson { input, doc })
+}
+
+/// Writes or prints the edited document, as for a native file.
+pub(super) fn finish(opened: &OpenedJson, output: &OutputArgs) -> Result<(), Failure> {
+    let name = opened.input.display_name();
+    let doc = &opened.doc;
+    if output.update {
+        let Input::File(path) = &opened.input else {
+            unreachable!("a JSON file is named");
+        };
+        if doc.is_modified() {
+            write_checked(path, doc.original().as_bytes(), doc.text().as_bytes()).map_err(|e| {
+                Failure {
+                    code: if is_changed_since_read(&e) {
+                        RETRY
+                    } else {
+                        EXIT_ERRORS
+                    },
+                    message: format!("{name}: cannot write: {e}"),
+                }
+            })?;
+        }
+        if output.diff {
+            print_text(&doc.unified_diff(&name));
+        }
+    } else if output.diff {
+        print_text(&doc.unified_diff(&name));
+    } else {
+        print_text(doc.text());
+    }
+    Ok(())
+}
+
+fn print_text(text: &str) {
+    print_source_text(hclwright::encoding::StandIns::default(), text);
+}
+
+pub(super) fn get(address: &str, file: &Option<PathBuf>) -> Result<(), Failure> {
+    let opened = open(file)?;
+    for value in opened.doc.get_all(address)? {
+        print_text(&format!("{value}\n"));
+    }
+    Ok(())
+}
+
+pub(super) fn set(
+    address: &str,
+    value: &str,
+    file: &Option<PathBuf>,
+    if_exists: bool,
+    placement: Placement,
+    output: &OutputArgs,
+) -> Result<(), Failure> {
+    let mut opened = open(file)?;
+    if if_exists {
+        opened.doc.get_all(address)?;
+    }
+    opened.doc.set_with(address, value, placement)?;
+    finish(&opened, output)
+}
+
+pub(super) fn rm(
+    address: &str,
+    file: &Option<PathBuf>,
+    output: &OutputArgs,
+) -> Result<(), Failure> {
+    let mut opened = open(file)?;
+    opened.doc.remove(address)?;
+    finish(&opened, output)
+}
+
+/// Renames the property at `address`: an attribute, an object key, or a
+/// block's last label (`mv variable.foo variable.bar`).
+pub(super) fn mv(
+    address: &str,
+    new_name: &str,
+    file: &Option<PathBuf>,
+    output: &OutputArgs,
+) -> Result<(), Failure> {
+    let parsed = Address::parse(address)?;
+    let new_name = super::edit::new_name(&parsed, new_name)?;
+    let mut opened = open(file)?;
+    opened.doc.rename(address, &new_name)?;
+    finish(&opened, output)
+}
+
+/// Appends a block: `TYPE` and its labels as nested properties of the
+/// parent's object, holding the body (native syntax source, converted as
+/// `convert --to json` converts it).
+pub(super) fn block_append(
+    parent: &str,
+    type_name: &str,
+    labels: &[&str],
+    body: &str,
+    file: &Option<PathBuf>,
+    output: &OutputArgs,
+) -> Result<(), Failure> {
+    let mut opened = open(file)?;
+    let body = hclwright::convert::to_json_value(body).map_err(|e| Failure {
+        code: EXIT_ERRORS,
+        message: format!("error: the body does not convert to JSON: {e}"),
+    })?;
+    let mut steps = Vec::new();
+    if !parent.is_empty() {
+        steps.push(parent.to_string());
+    }
+    steps.push(type_name.to_string());
+    steps.extend(
+        labels
+            .iter()
+            .map(|l| format!("[{}]", hclwright::eval::json_string(l))),
+    );
+    let address = steps.join(".").replace(".[", "[");
+    if opened.doc.get_all(&address).is_ok() {
+        return Err(Failure {
+            code: EXIT_ERRORS,
+            message: format!("error: `{address}` already exists"),
+        });
+    }
+    opened.doc.set_json(&address, body)?;
+    finish(&opened, output)
+}
