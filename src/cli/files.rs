@@ -62,6 +62,14 @@ pub fn expand(paths: &[String], recursive: bool) -> (Vec<Input>, Vec<WalkError>)
     (inputs, walked.errors)
 }
 
+/// As [`expand`], with the JSON syntax's files found in folders too
+/// (`.tf.json`, `.tfvars.json`, `.hcl.json`, `.nomad.json`).
+pub fn expand_with_json(paths: &[String], recursive: bool) -> (Vec<Input>, Vec<WalkError>) {
+    let walked = super::pipeline::run_with_json(paths, recursive, |_| ());
+    let inputs = walked.results.into_iter().map(|(input, _)| input).collect();
+    (inputs, walked.errors)
+}
+
 /// What a directory holds for the walk, each list sorted by name.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Listing {

@@ -7,7 +7,7 @@ use hclwright::refs::{
     Binding, IndexKey, Pattern, Reference, StepKind, references, references_with_locals,
 };
 
-use super::files::{Input, expand, read_error_message, read_input};
+use super::files::{Input, expand_with_json, read_error_message, read_input};
 use super::json;
 use super::{EXIT_ERRORS, EXIT_OK};
 
@@ -65,7 +65,7 @@ pub fn run(args: RefsArgs) -> i32 {
     if paths.is_empty() {
         paths.push(".".to_string());
     }
-    let (inputs, walk_errors) = expand(&paths, true);
+    let (inputs, walk_errors) = expand_with_json(&paths, true);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
         eprintln!("{e}");
@@ -122,6 +122,22 @@ fn references_of(input: &Input, locals: bool) -> Option<(String, String, Vec<Ref
         }
     };
     let text = decoded.text.into_owned();
+    if super::files::is_json_file_name(&name) {
+        // The JSON syntax: references inside its template strings.
+        let parse = hclwright::json::parse(&text);
+        if !parse.errors().is_empty() {
+            for e in parse.errors() {
+                eprint!("{}", e.render(&name, &text));
+            }
+            return None;
+        }
+        let refs = if locals {
+            hclwright::json::references_with_locals(&parse)
+        } else {
+            hclwright::json::references(&parse)
+        };
+        return Some((name, text, refs));
+    }
     let parse = hclwright::parse(&text);
     if !parse.errors().is_empty() {
         for e in parse.errors() {

@@ -8,7 +8,9 @@ use hclwright::refs::callers;
 use hclwright::refs::terraform::{self, Address};
 use hclwright::refs::{Rename, SourceFile, is_identifier};
 
-use super::files::{Input, expand, read_error_message, read_input};
+use super::files::{
+    Input, expand, expand_with_json, is_json_file_name, read_error_message, read_input,
+};
 use super::write::write_checked;
 use super::{EXIT_ERRORS, EXIT_OK};
 
@@ -110,7 +112,11 @@ pub fn run(args: RenameArgs) -> i32 {
         }
     };
     let paths = args.paths.clone();
-    let (mut inputs, walk_errors) = expand(&paths, !args.terraform);
+    let (mut inputs, walk_errors) = if args.terraform {
+        expand(&paths, false)
+    } else {
+        expand_with_json(&paths, true)
+    };
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
         eprintln!("{e}");
@@ -147,10 +153,21 @@ pub fn run(args: RenameArgs) -> i32 {
         };
         stand_ins[i] = decoded.stand_ins;
         let text = decoded.text.into_owned();
-        let parse = hclwright::parse(&text);
-        if !parse.errors().is_empty() {
-            let name = input.display_name();
-            for e in parse.errors() {
+        let name = input.display_name();
+        let json = is_json_file_name(&name);
+        if json && matches!(mode, Mode::Terraform(_)) {
+            eprintln!(
+                "{name}: not renamed: Terraform-aware renames read only the native syntax (a prefix rename covers JSON files)"
+            );
+            continue;
+        }
+        let errors = if json {
+            hclwright::json::syntax_errors(&text)
+        } else {
+            hclwright::syntax_errors(&text)
+        };
+        if !errors.is_empty() {
+            for e in &errors {
                 eprint!("{}", stand_ins[i].shown(&e.render(&name, &text)));
             }
             eprintln!("{name}: not renamed because of syntax errors");
@@ -233,7 +250,11 @@ fn prefix_plan(args: &RenameArgs, rename: &Rename, files: &[(usize, SourceFile)]
     let mut changes = Vec::new();
     let mut references = 0;
     for (i, file) in files {
-        let renamed = rename.apply(&hclwright::parse(&file.text).syntax());
+        let renamed = if is_json_file_name(&file.path.to_string_lossy()) {
+            hclwright::json::rename(&hclwright::json::parse(&file.text), rename)
+        } else {
+            rename.apply(&hclwright::parse(&file.text).syntax())
+        };
         references += renamed.matches;
         if !renamed.edits.is_empty() {
             changes.push((*i, renamed.edits));

@@ -26,11 +26,13 @@ mod edit;
 mod eval;
 mod lexer;
 mod parser;
+mod refs;
 mod string;
 
 pub use ast::{JsonArray, JsonMember, JsonObject, JsonValue};
 pub use edit::JsonDocument;
 pub use eval::{StringMode, evaluate, evaluate_in};
+pub use refs::{references, references_with_locals, rename};
 
 use rowan::GreenNode;
 

@@ -120,6 +120,24 @@ impl Rename {
             .collect()
     }
 
+    /// The edits that rename every matching reference among `references`
+    /// (found by any means: a native tree, a JSON file's strings).
+    pub fn apply_to(&self, references: Vec<Reference>) -> Renamed {
+        let mut edits = Vec::new();
+        let mut matches = 0;
+        for reference in references
+            .iter()
+            .filter(|r| self.from.matches(&r.traversal))
+        {
+            matches += 1;
+            self.rewrite(reference, &mut edits);
+        }
+        Renamed {
+            edits: normalize(edits),
+            matches,
+        }
+    }
+
     /// The edits that rename every matching reference under `node`. Ranges
     /// are in the coordinates of `node`'s tree.
     pub fn apply(&self, node: &SyntaxNode) -> Renamed {
