@@ -1,5 +1,6 @@
-//! Every expression of `fixtures/eval/console/cases.txt` and
-//! `fixtures/eval/functions/cases.txt` evaluated as
+//! Every expression of `fixtures/eval/console/cases.txt`,
+//! `fixtures/eval/functions/cases.txt` and `fixtures/eval/yaml/cases.txt`
+//! evaluated as
 //! `terraform console` evaluated it (its output recorded in golden.jsonl
 //! by scripts/eval-goldens/record.py): the same text for a value, an
 //! error where terraform gave one.
@@ -33,6 +34,7 @@ fn matches_terraform_console() {
     let golden = [
         "fixtures/eval/console/golden.jsonl",
         "fixtures/eval/functions/golden.jsonl",
+        "fixtures/eval/yaml/golden.jsonl",
     ]
     .map(|p| std::fs::read_to_string(p).unwrap())
     .join("\n");

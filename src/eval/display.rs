@@ -102,7 +102,8 @@ fn write_mapping(
     for (k, v) in items {
         out.push('\n');
         out.push_str(&" ".repeat(indent + 2));
-        out.push_str(&go_quote(k));
+        // Keys are printed as values are: a heredoc when multi-line.
+        write_console_string(k, indent + 2, out);
         out.push_str(" = ");
         write_console(v, indent + 2, out);
     }

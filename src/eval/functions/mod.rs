@@ -11,6 +11,7 @@ pub mod network;
 pub mod numbers;
 pub mod strings;
 mod support;
+pub mod yaml;
 
 use super::context::EvalContext;
 
@@ -31,7 +32,8 @@ impl EvalContext {
 
     /// The context with Terraform's function library, the families
     /// implemented so far: conversion (with `try` and `can`), strings
-    /// (with `format`), collections, numbers, encodings and hashes, and IP networks.
+    /// (with `format`), collections, numbers, encodings (JSON, YAML, ...)
+    /// and hashes, and IP networks.
     ///
     /// ```
     /// use hclwright::eval::{EvalContext, console_string, evaluate_str};
@@ -76,6 +78,7 @@ impl EvalContext {
         collections::register(&mut self);
         numbers::register(&mut self);
         datetime::register(&mut self);
+        yaml::register(&mut self);
         for (name, instead) in [
             ("list", "tolist([ ... ]) syntax to write a literal list"),
             ("map", "tomap({ ... }) syntax to write a literal map"),
