@@ -117,3 +117,52 @@ fn partial_content_leaves_the_rest() {
         assert_eq!(attrs.keys().collect::<Vec<_>>(), ["d"], "json: {json}");
     }
 }
+
+#[test]
+fn json_strings_give_traversals_and_variables() {
+    let text = r#"{"depends_on": ["aws_s3_bucket.b[0]"], "provider": "aws.west", "v": "${var.a} ${[for x in local.xs : x]}"}"#;
+    let parse = hclwright::json::parse(text);
+    let (attrs, _) = Body::from_json(&parse).just_attributes();
+    let provider = attrs["provider"].expr.abs_traversal().unwrap();
+    assert_eq!(provider.to_string(), "aws.west");
+    let at = usize::from(provider.root_range.start());
+    assert_eq!(&text[at..at + 3], "aws");
+    let vars: Vec<String> = attrs["v"]
+        .expr
+        .variables()
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    assert_eq!(vars, ["var.a", "local.xs"]);
+    assert!(attrs["v"].expr.abs_traversal().is_none());
+}
+
+#[test]
+fn serde_decodes_both_syntaxes_the_same_and_places_errors() {
+    use std::collections::BTreeMap;
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Service {
+        port: u16,
+        tags: Vec<String>,
+    }
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    struct Config {
+        service: BTreeMap<String, Service>,
+    }
+    let ctx = EvalContext::new();
+    let native: Config = hclwright::eval::decode_str(
+        "service \"web\" {\n  port = 443\n  tags = [\"a\"]\n}\nservice \"db\" {\n  port = 5432\n  tags = []\n}\n",
+        &ctx,
+    )
+    .unwrap();
+    let json: Config = hclwright::eval::decode_json_str(
+        r#"{"service": {"web": {"port": 443, "tags": ["a"]}, "db": {"//": "note", "port": "${5000 + 432}", "tags": []}}}"#,
+        &ctx,
+    )
+    .unwrap();
+    assert_eq!(native, json);
+    let text = "{\n  \"service\": {\"web\": {\"port\": \"x\", \"tags\": []}}\n}\n";
+    let err = hclwright::eval::decode_json_str::<Config>(text, &ctx).unwrap_err();
+    let shown = err.render("c.tf.json", text);
+    assert!(shown.starts_with("c.tf.json:2:31: "), "{shown}");
+}

@@ -82,6 +82,86 @@ pub fn decode_str<T: DeserializeOwned>(text: &str, ctx: &EvalContext) -> Result<
     decode_body(&body, ctx)
 }
 
+/// Decodes a JSON syntax file into `T`, as [`decode_str`] decodes a
+/// native one: strings are templates, nested objects stand for labelled
+/// blocks, arrays of objects for repeated ones, and `"//"` comment
+/// properties are left out; the same `T` reads either syntax.
+///
+/// ```
+/// use hclwright::eval::{EvalContext, decode_json_str, decode_str};
+/// use std::collections::BTreeMap;
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Service { port: u16 }
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Config { region: String, service: BTreeMap<String, Service> }
+/// let ctx = EvalContext::new();
+/// let json: Config = decode_json_str(
+///     r#"{"//": "generated", "region": "eu-${\"west\"}", "service": {"web": {"port": "${400 + 43}"}}}"#,
+///     &ctx,
+/// ).unwrap();
+/// let native: Config = decode_str("region = \"eu-west\"\nservice \"web\" {\n  port = 443\n}\n", &ctx).unwrap();
+/// assert_eq!(json, native);
+/// ```
+pub fn decode_json_str<T: DeserializeOwned>(
+    text: &str,
+    ctx: &EvalContext,
+) -> Result<T, DecodeError> {
+    let parse = crate::json::parse(text);
+    if !parse.errors().is_empty() {
+        return Err(DecodeError {
+            diagnostics: parse
+                .errors()
+                .iter()
+                .map(|e| Diagnostic::new("Invalid syntax", e.message.clone(), e.range))
+                .collect(),
+        });
+    }
+    let Some(root) = parse.root() else {
+        return Err(DecodeError {
+            diagnostics: Vec::new(),
+        });
+    };
+    let mut places = Places::default();
+    json_places(&root, &mut Vec::new(), &mut places);
+    let evaluated = crate::json::evaluate(&root, ctx);
+    if !evaluated.diagnostics.is_empty() {
+        return Err(DecodeError {
+            diagnostics: evaluated.diagnostics,
+        });
+    }
+    let value = without_comments(evaluated.value);
+    deserialize(&value, &places, root.range())
+}
+
+/// The ranges of a JSON value's properties by path of names.
+fn json_places(value: &crate::json::JsonValue, path: &mut Vec<String>, places: &mut Places) {
+    places.0.insert(path.clone(), value.range());
+    if let crate::json::JsonValue::Object(o) = value {
+        for m in o.members() {
+            let (Some(name), Some(v)) = (m.name(), m.value()) else {
+                continue;
+            };
+            path.push(name);
+            json_places(&v, path, places);
+            path.pop();
+        }
+    }
+}
+
+/// The value with the `"//"` properties of its objects left out.
+fn without_comments(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(k, _)| k != "//")
+                .map(|(k, v)| (k, without_comments(v)))
+                .collect(),
+        ),
+        Value::Tuple(items) => Value::Tuple(items.into_iter().map(without_comments).collect()),
+        other => other,
+    }
+}
+
 /// Decodes a body (a file's, or a block's) into `T`.
 pub fn decode_body<T: DeserializeOwned>(body: &Body, ctx: &EvalContext) -> Result<T, DecodeError> {
     let mut places = Places::default();
@@ -90,11 +170,19 @@ pub fn decode_body<T: DeserializeOwned>(body: &Body, ctx: &EvalContext) -> Resul
     if !diagnostics.is_empty() {
         return Err(DecodeError { diagnostics });
     }
-    let whole = body.syntax().text_range();
+    deserialize(&value, &places, body.syntax().text_range())
+}
+
+/// Reads `value` as `T`; an error points at the nearest place known.
+fn deserialize<T: DeserializeOwned>(
+    value: &Value,
+    places: &Places,
+    whole: TextRange,
+) -> Result<T, DecodeError> {
     let de = Deserializer {
-        value: &value,
+        value,
         path: Vec::new(),
-        places: &places,
+        places,
     };
     T::deserialize(de).map_err(|e| {
         let range = places.nearest(&e.path).unwrap_or(whole);

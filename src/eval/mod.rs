@@ -32,7 +32,7 @@ pub use analysis::{
 pub use constraint::{Attribute, Constraint};
 pub use context::{EvalContext, Function, FunctionError, Implementation, Param, ReturnType};
 pub use convert::{ConvertError, conversion_exists, convert, convert_with, unify, unify_with};
-pub use decode::{DecodeError, decode_body, decode_str};
+pub use decode::{DecodeError, decode_body, decode_json_str, decode_str};
 pub use diagnostic::Diagnostic;
 pub use display::{console_string, go_quote, json_string, to_json};
 pub use expr::{Evaluation, evaluate, evaluate_str, get_attr, index};

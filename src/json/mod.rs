@@ -32,7 +32,7 @@ mod string;
 pub use ast::{JsonArray, JsonMember, JsonObject, JsonValue};
 pub use edit::JsonDocument;
 pub use eval::{StringMode, evaluate, evaluate_in};
-pub use refs::{references, references_with_locals, rename};
+pub use refs::{references, references_with_locals, rename, string_traversal, value_references};
 
 use rowan::GreenNode;
 

@@ -30,13 +30,64 @@ pub fn references_with_locals(parse: &JsonParse) -> Vec<Reference> {
 }
 
 fn collect(parse: &JsonParse, locals: bool) -> Vec<Reference> {
-    let mut out = Vec::new();
-    for token in parse
+    collect_under(&parse.syntax().into(), locals)
+}
+
+/// The references to outer variables in the template strings of one JSON
+/// value (an attribute's), placed in the JSON text: the JSON syntax's
+/// `Variables()`.
+pub fn value_references(value: &super::JsonValue) -> Vec<Reference> {
+    let element: crate::SyntaxElement = match value {
+        super::JsonValue::Object(o) => o.syntax().clone().into(),
+        super::JsonValue::Array(a) => a.syntax().clone().into(),
+        super::JsonValue::String(t)
+        | super::JsonValue::Number(t)
+        | super::JsonValue::Bool(t)
+        | super::JsonValue::Null(t)
+        | super::JsonValue::Invalid(t) => t.clone().into(),
+    };
+    collect_under(&element, false)
+}
+
+/// The native traversal a JSON string holds (`"aws_instance.web"`),
+/// placed in the JSON text: static traversal analysis of the JSON syntax.
+pub fn string_traversal(value: &super::JsonValue) -> Option<crate::refs::Traversal> {
+    let super::JsonValue::String(token) = value else {
+        return None;
+    };
+    let text = value.as_str()?;
+    let parse = crate::parse_expr(&text);
+    if !parse.errors().is_empty() {
+        return None;
+    }
+    let expr = parse
         .syntax()
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| t.kind() == JSON_STRING)
-    {
+        .descendants()
+        .find_map(<crate::ast::Expr as crate::ast::AstNode>::cast)?;
+    let mut t = crate::eval::abs_traversal(&expr)?;
+    let map = OffsetMap::new(token);
+    t.root_range = map.range(t.root_range);
+    for step in &mut t.steps {
+        step.range = map.range(step.range);
+        step.name_range = map.range(step.name_range);
+    }
+    Some(t)
+}
+
+fn collect_under(element: &crate::SyntaxElement, locals: bool) -> Vec<Reference> {
+    let mut out = Vec::new();
+    let tokens: Vec<SyntaxToken> = match element {
+        rowan::NodeOrToken::Node(n) => n
+            .descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == JSON_STRING)
+            .collect(),
+        rowan::NodeOrToken::Token(t) => [t.clone()]
+            .into_iter()
+            .filter(|t| t.kind() == JSON_STRING)
+            .collect(),
+    };
+    for token in tokens {
         let Ok(text) = super::string::decode_string(token.text()) else {
             continue;
         };

@@ -81,6 +81,37 @@ impl Expression {
         out
     }
 
+    /// The traversals of outer variables the expression refers to, in
+    /// source order (HCL's `Variables()`); for JSON, those in its
+    /// template strings, placed in the JSON text.
+    ///
+    /// ```
+    /// use hclwright::model::Body;
+    /// let json = hclwright::json::parse(r#"{"a": {"k": "${var.x}-${local.y[0]}"}}"#);
+    /// let (attrs, _) = Body::from_json(&json).just_attributes();
+    /// let vars: Vec<String> = attrs["a"].expr.variables().iter().map(|t| t.to_string()).collect();
+    /// assert_eq!(vars, ["var.x", "local.y[0]"]);
+    /// ```
+    pub fn variables(&self) -> Vec<crate::refs::Traversal> {
+        match self {
+            Expression::Native(e) => crate::eval::variables(e),
+            Expression::Json(v) => crate::json::value_references(v)
+                .into_iter()
+                .map(|r| r.traversal)
+                .collect(),
+        }
+    }
+
+    /// The expression as an absolute traversal (`aws_instance.web.id`),
+    /// when it is one: HCL's static traversal analysis; in JSON, a string
+    /// holding one.
+    pub fn abs_traversal(&self) -> Option<crate::refs::Traversal> {
+        match self {
+            Expression::Native(e) => crate::eval::abs_traversal(e),
+            Expression::Json(v) => crate::json::string_traversal(v),
+        }
+    }
+
     /// For a JSON string, the native expression it holds, parsed (as the
     /// specification reads strings for static analysis: type constraints,
     /// traversals, calls). `None` for a native expression or another JSON
