@@ -14,6 +14,14 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const STACK_SIZE: usize = 4 << 30;
 
 fn main() {
+    // A run lasts milliseconds: the memory it touches is cheaper to fault
+    // in 4 KiB at a time than as 2 MiB transparent huge pages (which the
+    // allocator asks for, and which the kernel zeroes whole on first
+    // touch). Measured with the allocator's own switch for the same thing
+    // (`MIMALLOC_ALLOW_THP=0`) on `fmt -check -recursive` over the 1 189
+    // files of `../shared/golden/terraform`: 27.5 ms -> 22.8 ms, 20 runs each.
+    #[cfg(target_os = "linux")]
+    let _ = rustix::thread::disable_transparent_huge_pages(true);
     let args = std::env::args_os().collect();
     let code = std::thread::Builder::new()
         .name("hclwright".to_string())
