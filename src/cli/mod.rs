@@ -72,7 +72,7 @@ enum Command {
     /// Print the value of an expression as `terraform console` prints it,
     /// with the variables and locals of a module folder.
     Eval(eval::EvalArgs),
-    /// Convert a file to JSON (`--to json`), as the `hcl2json` tool does.
+    /// Convert a file to JSON (`--to json`, as the `hcl2json` tool does) or a JSON syntax file to the native syntax (`--to hcl`)
     Convert(convert::ConvertArgs),
     /// Run the language server on standard input and output (diagnostics
     /// and formatting for editors).
