@@ -59,3 +59,92 @@ fn a_rename_to_a_quoted_key_is_escaped_in_json() {
     let refs = hclwright::json::references(&parse);
     assert_eq!(refs[0].traversal.to_string(), "local.m[\"k 2\"]");
 }
+
+/// A Terraform-aware rename in a folder mixing both syntaxes: the JSON
+/// declaration's name, the references in JSON strings and in native
+/// files, and the module still evaluates to the same values.
+#[test]
+fn terraform_renames_reach_json_declarations() {
+    let src = std::path::Path::new("fixtures/eval/modules/json");
+    let files: Vec<(String, String)> = ["main.tf.json", "more.tf.json", "native.tf"]
+        .iter()
+        .map(|n| (n.to_string(), std::fs::read_to_string(src.join(n)).unwrap()))
+        .collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let dir = TempDir::new(&refs);
+    let out = common::hclwright(
+        dir.path(),
+        &["rename", "--terraform", "-w", "local.sum", "total", "."],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let main = dir.read("main.tf.json");
+    assert!(main.contains("\"total\": \"${1 + 2}\""), "{main}");
+    assert!(main.contains("${local.total * 2}"), "{main}");
+    assert!(dir.read("native.tf").contains("${local.total}"));
+    let ctx = hclwright::eval::EvalContext::new().with_terraform_functions();
+    let module = hclwright::eval::Module::load(dir.path(), &Default::default(), ctx);
+    assert!(module.diagnostics.is_empty(), "{:?}", module.diagnostics);
+    let v = hclwright::eval::evaluate_str(
+        "[local.total, local.uses_json, local.object.nested.deep]",
+        &module.context,
+    )
+    .unwrap();
+    assert_eq!(
+        hclwright::eval::console_string(&v),
+        "[\n  3,\n  \"app-eu-west-1/3\",\n  6,\n]"
+    );
+}
+
+#[test]
+fn a_moved_block_is_refused_for_a_json_declaration() {
+    let dir = TempDir::new(&[(
+        "main.tf.json",
+        "{\"resource\": {\"aws_instance\": {\"web\": {\"ami\": \"x\"}}}}\n",
+    )]);
+    let out = common::hclwright(
+        dir.path(),
+        &[
+            "rename",
+            "--terraform",
+            "--moved",
+            "-w",
+            "aws_instance.web",
+            "app",
+            ".",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a `moved` block is written only in native files"),
+        "{err}"
+    );
+    assert!(dir.read("main.tf.json").contains("\"web\""));
+    let out = common::hclwright(
+        dir.path(),
+        &[
+            "rename",
+            "--terraform",
+            "-w",
+            "aws_instance.web",
+            "app",
+            ".",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        dir.read("main.tf.json"),
+        "{\"resource\": {\"aws_instance\": {\"app\": {\"ami\": \"x\"}}}}\n"
+    );
+}

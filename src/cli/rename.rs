@@ -112,11 +112,7 @@ pub fn run(args: RenameArgs) -> i32 {
         }
     };
     let paths = args.paths.clone();
-    let (mut inputs, walk_errors) = if args.terraform {
-        expand(&paths, false)
-    } else {
-        expand_with_json(&paths, true)
-    };
+    let (mut inputs, walk_errors) = expand_with_json(&paths, !args.terraform);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
         eprintln!("{e}");
@@ -155,12 +151,6 @@ pub fn run(args: RenameArgs) -> i32 {
         let text = decoded.text.into_owned();
         let name = input.display_name();
         let json = is_json_file_name(&name);
-        if json && matches!(mode, Mode::Terraform(_)) {
-            eprintln!(
-                "{name}: not renamed: Terraform-aware renames read only the native syntax (a prefix rename covers JSON files)"
-            );
-            continue;
-        }
         let errors = if json {
             hclwright::json::syntax_errors(&text)
         } else {

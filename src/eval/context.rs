@@ -79,6 +79,17 @@ impl EvalContext {
         names
     }
 
+    /// The names of every function visible, sorted.
+    pub fn function_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.functions.keys().cloned().collect();
+        if let Some(p) = &self.parent {
+            names.extend(p.function_names());
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// A context with the same functions (those of the parents included)
     /// and no variables: what a template rendered by a function sees.
     pub fn functions_only(&self) -> EvalContext {

@@ -112,6 +112,33 @@ impl Expression {
         }
     }
 
+    /// The call the expression is (`f(a, b)`): HCL's static call analysis;
+    /// in JSON, a string holding a call (`"f(a, b)"`, read as a native
+    /// expression, not a template). For JSON the call's argument
+    /// expressions belong to that string's own tree: their ranges count
+    /// from the start of the string's value.
+    ///
+    /// ```
+    /// use hclwright::model::Body;
+    /// let json = hclwright::json::parse(r#"{"c": "merge(a, b)"}"#);
+    /// let (attrs, _) = Body::from_json(&json).just_attributes();
+    /// let call = attrs["c"].expr.static_call().unwrap();
+    /// assert_eq!((call.name.as_str(), call.args.len()), ("merge", 2));
+    /// ```
+    pub fn static_call(&self) -> Option<crate::eval::StaticCall> {
+        match self {
+            Expression::Native(e) => crate::eval::static_call(e),
+            Expression::Json(_) => {
+                let parse = self.json_string_as_expr()?;
+                if !parse.errors().is_empty() {
+                    return None;
+                }
+                let expr = parse.syntax().descendants().find_map(Expr::cast)?;
+                crate::eval::static_call(&expr)
+            }
+        }
+    }
+
     /// For a JSON string, the native expression it holds, parsed (as the
     /// specification reads strings for static analysis: type constraints,
     /// traversals, calls). `None` for a native expression or another JSON

@@ -41,6 +41,7 @@ mod collect;
 mod pattern;
 mod rename;
 pub mod terraform;
+mod terraform_json;
 mod traversal;
 
 use std::path::PathBuf;

@@ -36,6 +36,7 @@ use text_size::TextRange;
 
 use super::pattern::{Pattern, PatternStep, is_identifier};
 use super::rename::Rename;
+use super::terraform_json;
 use super::{FileEdits, InvalidFiles, SourceFile, parse_all};
 use crate::ast::{AstNode, Block, BlockLabel, Body, BodyItem};
 use crate::diff::TextEdit;
@@ -239,6 +240,9 @@ pub enum TerraformRenameError {
     },
     /// Some files have syntax errors.
     InvalidFiles(InvalidFiles),
+    /// A `moved` block was asked for an object declared in a JSON file
+    /// (only native files get one).
+    MovedInJson(PathBuf),
 }
 
 impl fmt::Display for TerraformRenameError {
@@ -265,6 +269,11 @@ impl fmt::Display for TerraformRenameError {
                 Ok(())
             }
             TerraformRenameError::InvalidFiles(e) => write!(f, "{e}"),
+            TerraformRenameError::MovedInJson(path) => write!(
+                f,
+                "the object is declared in {}: a `moved` block is written only in native files; rename without --moved and add one by hand",
+                path.display()
+            ),
         }
     }
 }
@@ -289,13 +298,47 @@ pub fn rename(
     if options.moved && !address.can_move() {
         return Err(TerraformRenameError::MovedNotSupported(address.clone()));
     }
-    let parses = parse_all(files).map_err(TerraformRenameError::InvalidFiles)?;
+    // Native files are parsed as such; a JSON file (`.tf.json`) gets an
+    // empty native body and its JSON tree beside it.
+    let native: Vec<SourceFile> = files
+        .iter()
+        .map(|f| match terraform_json::is_json(&f.path) {
+            true => SourceFile::new(f.path.clone(), ""),
+            false => f.clone(),
+        })
+        .collect();
+    let parses = parse_all(&native).map_err(TerraformRenameError::InvalidFiles)?;
+    let jsons: Vec<Option<crate::json::JsonParse>> = files
+        .iter()
+        .map(|f| terraform_json::is_json(&f.path).then(|| crate::json::parse(&f.text)))
+        .collect();
+    let invalid: Vec<_> = files
+        .iter()
+        .zip(&jsons)
+        .filter_map(|(f, j)| {
+            j.as_ref()
+                .filter(|j| !j.errors().is_empty())
+                .map(|j| (f.path.clone(), j.errors().to_vec()))
+        })
+        .collect();
+    if !invalid.is_empty() {
+        return Err(TerraformRenameError::InvalidFiles(InvalidFiles {
+            files: invalid,
+        }));
+    }
+    let json_declarations = |i: usize, address: &Address| -> Vec<TextRange> {
+        jsons[i]
+            .as_ref()
+            .map(|j| terraform_json::declarations(j, &files[i].path, address))
+            .unwrap_or_default()
+    };
     let new_address = address.with_name(new_name);
     let bodies: Vec<Option<Body>> = parses.iter().map(|p| p.body()).collect();
-    for (file, body) in files.iter().zip(&bodies) {
-        if let Some(body) = body
-            && !declarations(body, &file.path, &new_address).is_empty()
-        {
+    for (i, (file, body)) in files.iter().zip(&bodies).enumerate() {
+        let native_clash = body
+            .as_ref()
+            .is_some_and(|body| !declarations(body, &file.path, &new_address).is_empty());
+        if native_clash || !json_declarations(i, &new_address).is_empty() {
             return Err(TerraformRenameError::AlreadyDeclared {
                 address: new_address,
                 path: file.path.clone(),
@@ -303,6 +346,15 @@ pub fn rename(
         }
     }
     let mut places = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        if jsons[i].is_some() && !is_tfvars(&file.path) && !is_override(&file.path) {
+            let lines = crate::LineIndex::new(&file.text);
+            for range in json_declarations(i, address) {
+                let (line, column) = lines.line_col(range.start());
+                places.push((file.path.clone(), line, column));
+            }
+        }
+    }
     for (file, body) in files.iter().zip(&bodies) {
         if let Some(body) = body
             && !is_tfvars(&file.path)
@@ -333,7 +385,37 @@ pub fn rename(
     };
 
     let mut result = TerraformRename::default();
-    for ((file, parse), body) in files.iter().zip(&parses).zip(&bodies) {
+    for (i, file) in files.iter().enumerate() {
+        let Some(json) = &jsons[i] else { continue };
+        let declared = json_declarations(i, address);
+        if options.moved && !declared.is_empty() {
+            return Err(TerraformRenameError::MovedInJson(file.path.clone()));
+        }
+        let mut edits: Vec<TextEdit> = declared
+            .iter()
+            .map(|r| TextEdit::replace(*r, crate::eval::json_string(new_name)))
+            .collect();
+        result.declarations += declared.len();
+        let mut matches = declared.len();
+        if let Some(rename) = &references {
+            let renamed = crate::json::rename(json, rename);
+            result.references += renamed.matches;
+            matches += renamed.matches;
+            edits.extend(renamed.edits);
+        }
+        if !edits.is_empty() {
+            edits.sort_by_key(|e| (e.range.start(), e.range.end()));
+            result.files.push(FileEdits {
+                path: file.path.clone(),
+                edits,
+                matches,
+            });
+        }
+    }
+    for (i, ((file, parse), body)) in files.iter().zip(&parses).zip(&bodies).enumerate() {
+        if jsons[i].is_some() {
+            continue;
+        }
         let Some(body) = body else { continue };
         let mut edits = Vec::new();
         let mut matches = 0;
