@@ -38,7 +38,8 @@ pub struct GetArgs {
     /// Address: `resource.aws_instance.web.ami`, `module.vpc.azs[0]`,
     /// `locals.tags["Name"]`; `*` matches any label, `\.` escapes a dot.
     address: String,
-    /// The file (default: standard input).
+    /// The file (default: standard input); a `.json` file is edited as
+    /// the JSON syntax (`*.tf.json`).
     file: Option<PathBuf>,
 }
 
@@ -50,7 +51,8 @@ pub struct SetArgs {
     address: String,
     /// The new value, as HCL source: '"~> 5.0"', 'var.x', '[1, 2]'.
     value: String,
-    /// The file (default: standard input).
+    /// The file (default: standard input); a `.json` file is edited as
+    /// the JSON syntax (`*.tf.json`).
     file: Option<PathBuf>,
     /// Only change what exists: when nothing is at ADDRESS, exit 1 and
     /// change nothing (without it, what is missing is created).
@@ -98,7 +100,8 @@ impl PlacementArgs {
 pub struct RmArgs {
     /// Address of an attribute, block, object item or tuple element.
     address: String,
-    /// The file (default: standard input).
+    /// The file (default: standard input); a `.json` file is edited as
+    /// the JSON syntax (`*.tf.json`).
     file: Option<PathBuf>,
     #[command(flatten)]
     output: OutputArgs,
@@ -113,7 +116,8 @@ pub struct MvArgs {
     /// takes it); for a block, its full new address: the same type with
     /// new labels (`variable.foo` -> `variable.bar`).
     new_name: String,
-    /// The file (default: standard input).
+    /// The file (default: standard input); a `.json` file is edited as
+    /// the JSON syntax (`*.tf.json`).
     file: Option<PathBuf>,
     #[command(flatten)]
     output: OutputArgs,
@@ -146,7 +150,8 @@ pub struct BlockMvArgs {
     from: String,
     /// Its new address: the same type and parent, new labels.
     to: String,
-    /// The file (default: standard input).
+    /// The file (default: standard input); a `.json` file is edited as
+    /// the JSON syntax (`*.tf.json`).
     file: Option<PathBuf>,
     #[command(flatten)]
     output: OutputArgs,
@@ -161,7 +166,8 @@ pub struct BlockAppendArgs {
     type_name: String,
     /// Labels, then optionally FILE.
     rest: Vec<String>,
-    /// The file (default: standard input); when given, every other
+    /// The file (default: standard input; a `.json` file is edited as the
+    /// JSON syntax); when given, every other
     /// argument after TYPE is a label.
     #[arg(short = 'f', long = "file")]
     file: Option<PathBuf>,

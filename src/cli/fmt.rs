@@ -308,6 +308,19 @@ fn process(source: &Source, plan: &Plan) -> Outcome {
     {
         return Outcome::default();
     }
+    // The JSON syntax is not laid out by fmt (as terraform fmt refuses it).
+    if let Input::File(path) = input
+        && super::files::is_json_file_name(&path.to_string_lossy())
+    {
+        return Outcome {
+            name: input.display_name(),
+            errors: format!(
+                "{}: a file of the JSON syntax: fmt formats only the native syntax (`hclwright check` validates it, `hclwright convert --to hcl` converts it)\n",
+                input.display_name()
+            ),
+            ..Outcome::default()
+        };
+    }
     source.with_text(|text| match text {
         Ok(decoded) => process_text(input, &decoded.text, decoded.stand_ins, plan),
         Err(e) => Outcome {

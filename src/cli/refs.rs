@@ -21,7 +21,8 @@ pub struct RefsArgs {
     /// of `rename`: `var.region`, `module.vpc`, `aws_instance.*.id`; a
     /// first argument that is not an existing file or folder), then files
     /// or directories (walked recursively for .tf, .tfvars, .hcl and
-    /// .nomad files); `-` reads standard input. Defaults to `.`.
+    /// .nomad files and their JSON syntax, .tf.json…, whose template
+    /// strings are searched); `-` reads standard input. Defaults to `.`.
     #[arg(value_name = "[TARGET] PATH")]
     paths: Vec<String>,
     /// List only the references that start with this prefix (as a first

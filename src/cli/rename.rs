@@ -61,7 +61,9 @@ pub struct RenameArgs {
     #[arg(value_name = "TO")]
     to: String,
     /// Files or directories (walked recursively for .tf, .tfvars, .hcl and
-    /// .nomad files); `-` reads standard input. Defaults to `.`.
+    /// .nomad files and their JSON syntax, .tf.json…, renamed inside their
+    /// template strings and property names); `-` reads standard input.
+    /// Defaults to `.`.
     #[arg(default_value = ".")]
     paths: Vec<String>,
 }
