@@ -634,12 +634,12 @@ fn terraform_profile_walks_terraform_files() {
 fn json_syntax_files_are_left_alone() {
     let dir = TempDir::new(&[("a.tf", "a=1\n"), ("b.tf.json", "{\"a\":1}\n")]);
     // A walk does not take them.
-    let o = run(dir.path(), &["fmt", "."]);
+    let o = run(dir.path(), &["."]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert_eq!(dir.read("b.tf.json"), "{\"a\":1}\n");
     assert_eq!(dir.read("a.tf"), "a = 1\n");
     // Named, one is refused with a pointer to what reads it.
-    let o = run(dir.path(), &["fmt", "b.tf.json"]);
+    let o = run(dir.path(), &["b.tf.json"]);
     assert_eq!(code(&o), 2);
     assert!(
         stderr(&o).contains("b.tf.json: a file of the JSON syntax"),
