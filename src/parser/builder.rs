@@ -20,6 +20,13 @@
 //! (the lookups miss the cache where a new token is written next to its
 //! siblings).
 //!
+//! On token-dense files (`a = [1, 1, 1, …]`, 10 MB on one line) the tree
+//! is about 85 bytes per input byte. Interning short numbers like
+//! identifiers, and sharing the `LITERAL`/`VARIABLE` nodes that hold one
+//! interned token (a small per-parse table), brought that file's tree
+//! from 854 MB to 581 MB, but made the corpus parse 3% slower (measured
+//! side by side with `compare/`, three runs each): not taken.
+//!
 //! Each use of a shared token is an atomic increment of its reference
 //! count, which profiles blame for a large share of the parse. Counting the
 //! uses per parse and adding them once at the end was measured no faster:
