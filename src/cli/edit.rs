@@ -241,11 +241,37 @@ pub(super) fn print_source_text(stand_ins: StandIns, text: &str) {
 
 /// Writes or prints the edited document.
 pub(super) fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure> {
-    let Opened {
-        input,
-        doc,
-        stand_ins,
-    } = opened;
+    let doc = &opened.doc;
+    let edited = Edited {
+        original: doc.original(),
+        text: &doc.to_string(),
+        modified: doc.is_modified(),
+        diff: &|name: &str| doc.unified_diff(name),
+    };
+    write_or_print(&opened.input, &edited, opened.stand_ins, output)
+}
+
+/// An edited text, of either syntax, ready to write or print.
+pub(super) struct Edited<'a> {
+    /// The text as read.
+    pub(super) original: &'a str,
+    /// The text now.
+    pub(super) text: &'a str,
+    /// Whether an edit changed it.
+    pub(super) modified: bool,
+    /// Its unified diff, given the name to show.
+    pub(super) diff: &'a dyn Fn(&str) -> String,
+}
+
+/// Writes the edited text back (`-u`, when it changed), prints its diff
+/// (`--diff`), or prints it; `stand_ins` turns text back into the
+/// source's bytes.
+pub(super) fn write_or_print(
+    input: &Input,
+    edited: &Edited<'_>,
+    stand_ins: StandIns,
+    output: &OutputArgs,
+) -> Result<(), Failure> {
     let name = input.display_name();
     if output.update {
         let Input::File(path) = input else {
@@ -254,26 +280,24 @@ pub(super) fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure
                 message: "error: -u/--update needs a FILE (not standard input)".to_string(),
             });
         };
-        if doc.is_modified() {
-            let read = stand_ins.encode(doc.original());
-            write_checked(path, &read, &stand_ins.encode(&doc.to_string())).map_err(|e| {
-                Failure {
-                    code: if is_changed_since_read(&e) {
-                        RETRY
-                    } else {
-                        EXIT_ERRORS
-                    },
-                    message: format!("{name}: cannot write: {e}"),
-                }
+        if edited.modified {
+            let read = stand_ins.encode(edited.original);
+            write_checked(path, &read, &stand_ins.encode(edited.text)).map_err(|e| Failure {
+                code: if is_changed_since_read(&e) {
+                    RETRY
+                } else {
+                    EXIT_ERRORS
+                },
+                message: format!("{name}: cannot write: {e}"),
             })?;
         }
         if output.diff {
-            print_source_text(*stand_ins, &doc.unified_diff(&name));
+            print_source_text(stand_ins, &(edited.diff)(&name));
         }
     } else if output.diff {
-        print_source_text(*stand_ins, &doc.unified_diff(&name));
+        print_source_text(stand_ins, &(edited.diff)(&name));
     } else {
-        print_source_text(*stand_ins, &doc.to_string());
+        print_source_text(stand_ins, edited.text);
     }
     Ok(())
 }
@@ -281,7 +305,7 @@ pub(super) fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure
 /// The code of a failure to write a file that changed since it was read
 /// (another run wrote it meanwhile): the edit is made again on the new
 /// text by [`retrying`]; never an exit status.
-pub(super) const RETRY: i32 = -1;
+const RETRY: i32 = -1;
 
 /// How many times an edit is made again on a file that other runs keep
 /// changing.

@@ -9,9 +9,10 @@ use hclwright::json::JsonDocument;
 use hclwright::{Address, Placement};
 
 use super::EXIT_ERRORS;
-use super::edit::{Failure, OutputArgs, RETRY, print_source_text};
+use hclwright::encoding::StandIns;
+
+use super::edit::{Edited, Failure, OutputArgs, print_source_text, write_or_print};
 use super::files::{Input, is_json_file_name, read_error_message, read_input};
-use super::write::{is_changed_since_read, write_checked};
 
 /// True when the command's file is a JSON syntax file.
 pub(super) fn is_json(file: &Option<PathBuf>) -> bool {
@@ -47,37 +48,18 @@ pub(super) fn open(file: &Option<PathBuf>) -> Result<OpenedJson, Failure> {
 
 /// Writes or prints the edited document, as for a native file.
 pub(super) fn finish(opened: &OpenedJson, output: &OutputArgs) -> Result<(), Failure> {
-    let name = opened.input.display_name();
     let doc = &opened.doc;
-    if output.update {
-        let Input::File(path) = &opened.input else {
-            unreachable!("a JSON file is named");
-        };
-        if doc.is_modified() {
-            write_checked(path, doc.original().as_bytes(), doc.text().as_bytes()).map_err(|e| {
-                Failure {
-                    code: if is_changed_since_read(&e) {
-                        RETRY
-                    } else {
-                        EXIT_ERRORS
-                    },
-                    message: format!("{name}: cannot write: {e}"),
-                }
-            })?;
-        }
-        if output.diff {
-            print_text(&doc.unified_diff(&name));
-        }
-    } else if output.diff {
-        print_text(&doc.unified_diff(&name));
-    } else {
-        print_text(doc.text());
-    }
-    Ok(())
+    let edited = Edited {
+        original: doc.original(),
+        text: doc.text(),
+        modified: doc.is_modified(),
+        diff: &|name: &str| doc.unified_diff(name),
+    };
+    write_or_print(&opened.input, &edited, StandIns::default(), output)
 }
 
 fn print_text(text: &str) {
-    print_source_text(hclwright::encoding::StandIns::default(), text);
+    print_source_text(StandIns::default(), text);
 }
 
 pub(super) fn get(address: &str, file: &Option<PathBuf>) -> Result<(), Failure> {

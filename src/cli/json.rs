@@ -1,26 +1,9 @@
-//! JSON output: strings escaped by hand (the output is small and flat).
-
-use std::fmt::Write as _;
+//! JSON output for `check --json` and `refs --json`: strings quoted by the
+//! library (only what JSON requires is escaped).
 
 /// `s` as a JSON string literal.
 pub fn string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    hclwright::json::quote(s)
 }
 
 #[cfg(test)]

@@ -118,7 +118,7 @@ fn write_body(
         if name == "//" {
             let text = match value.as_str() {
                 Some(s) => s.into_owned(),
-                None => value_text(&value),
+                None => value.text(),
             };
             for line in text.lines() {
                 let _ = writeln!(out, "# {line}");
@@ -141,7 +141,7 @@ fn write_body(
                     for l in &labels {
                         // Labels are literal: no template sequences.
                         out.push_str(" \"");
-                        escape_into(&l.replace("${", "$${").replace("%{", "%%{"), out);
+                        crate::json::escape_into(&l.replace("${", "$${").replace("%{", "%%{"), out);
                         out.push('"');
                     }
                     out.push_str(" {\n");
@@ -360,7 +360,7 @@ fn quoted(s: &str) -> String {
             return out;
         }
     }
-    escape_into(s, &mut out);
+    crate::json::escape_into(s, &mut out);
     out.push('"');
     out
 }
@@ -373,7 +373,7 @@ fn write_template(node: &crate::SyntaxNode, out: &mut String) {
     todo.reverse();
     while let Some(element) = todo.pop() {
         match element {
-            rowan::NodeOrToken::Token(t) => escape_into(t.text(), out),
+            rowan::NodeOrToken::Token(t) => crate::json::escape_into(t.text(), out),
             rowan::NodeOrToken::Node(n) if matches!(n.kind(), TEMPLATE_IF | TEMPLATE_FOR) => {
                 let mut children: Vec<_> = n.children_with_tokens().collect();
                 children.reverse();
@@ -381,33 +381,5 @@ fn write_template(node: &crate::SyntaxNode, out: &mut String) {
             }
             rowan::NodeOrToken::Node(n) => out.push_str(&n.to_string()),
         }
-    }
-}
-
-fn escape_into(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-}
-
-fn value_text(value: &JsonValue) -> String {
-    match value {
-        JsonValue::Object(o) => o.syntax().to_string(),
-        JsonValue::Array(a) => a.syntax().to_string(),
-        JsonValue::String(t)
-        | JsonValue::Number(t)
-        | JsonValue::Bool(t)
-        | JsonValue::Null(t)
-        | JsonValue::Invalid(t) => t.text().to_string(),
     }
 }

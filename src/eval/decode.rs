@@ -68,13 +68,7 @@ impl DecodeError {
 pub fn decode_str<T: DeserializeOwned>(text: &str, ctx: &EvalContext) -> Result<T, DecodeError> {
     let parse = crate::parse(text);
     if !parse.errors().is_empty() {
-        return Err(DecodeError {
-            diagnostics: parse
-                .errors()
-                .iter()
-                .map(|e| Diagnostic::new("Invalid syntax", e.message.clone(), e.range))
-                .collect(),
-        });
+        return Err(syntax_errors(parse.errors()));
     }
     let body = parse.body().ok_or_else(|| DecodeError {
         diagnostics: Vec::new(),
@@ -108,13 +102,7 @@ pub fn decode_json_str<T: DeserializeOwned>(
 ) -> Result<T, DecodeError> {
     let parse = crate::json::parse(text);
     if !parse.errors().is_empty() {
-        return Err(DecodeError {
-            diagnostics: parse
-                .errors()
-                .iter()
-                .map(|e| Diagnostic::new("Invalid syntax", e.message.clone(), e.range))
-                .collect(),
-        });
+        return Err(syntax_errors(parse.errors()));
     }
     let Some(root) = parse.root() else {
         return Err(DecodeError {
@@ -194,6 +182,16 @@ fn deserialize<T: DeserializeOwned>(
             diagnostics: vec![d],
         }
     })
+}
+
+/// A decoding refused for syntax errors.
+fn syntax_errors(errors: &[crate::SyntaxError]) -> DecodeError {
+    DecodeError {
+        diagnostics: errors
+            .iter()
+            .map(|e| Diagnostic::new("Invalid syntax", e.message.clone(), e.range))
+            .collect(),
+    }
 }
 
 /// Source ranges by path of names, to point at the culprit of a serde error.

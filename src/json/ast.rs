@@ -65,6 +65,25 @@ impl JsonValue {
         }
     }
 
+    /// The value's source text, exactly as written.
+    pub fn text(&self) -> String {
+        self.syntax_element().to_string()
+    }
+
+    /// The element of the tree the value is (a node for an object or
+    /// array, a token otherwise).
+    pub fn syntax_element(&self) -> SyntaxElement {
+        match self {
+            JsonValue::Object(o) => o.0.clone().into(),
+            JsonValue::Array(a) => a.0.clone().into(),
+            JsonValue::String(t)
+            | JsonValue::Number(t)
+            | JsonValue::Bool(t)
+            | JsonValue::Null(t)
+            | JsonValue::Invalid(t) => t.clone().into(),
+        }
+    }
+
     /// The object, if the value is one.
     pub fn as_object(&self) -> Option<&JsonObject> {
         match self {

@@ -100,7 +100,7 @@ impl JsonDocument {
         Ok(found
             .iter()
             .filter_map(|f| f.value())
-            .map(|v| value_text(&v))
+            .map(|v| v.text())
             .collect())
     }
 
@@ -353,7 +353,7 @@ fn resolve(root: &JsonValue, address: &Address) -> Result<Vec<Found>, EditError>
                     address: address.to_string(),
                     item: matched,
                     kind: v.kind_name().to_string(),
-                    value: value_text(v),
+                    value: v.text(),
                 });
             }
             return Err(EditError::NotFound {
@@ -382,18 +382,6 @@ fn objects_of(value: &JsonValue) -> Vec<JsonObject> {
             .filter_map(|e| e.as_object().cloned())
             .collect(),
         _ => Vec::new(),
-    }
-}
-
-fn value_text(v: &JsonValue) -> String {
-    match v {
-        JsonValue::Object(o) => o.syntax().to_string(),
-        JsonValue::Array(a) => a.syntax().to_string(),
-        JsonValue::String(t)
-        | JsonValue::Number(t)
-        | JsonValue::Bool(t)
-        | JsonValue::Null(t)
-        | JsonValue::Invalid(t) => t.text().to_string(),
     }
 }
 

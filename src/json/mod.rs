@@ -33,6 +33,7 @@ pub use ast::{JsonArray, JsonMember, JsonObject, JsonValue};
 pub use edit::JsonDocument;
 pub use eval::{StringMode, evaluate, evaluate_in};
 pub use refs::{references, references_with_locals, rename, string_traversal, value_references};
+pub(crate) use string::escape_into;
 
 use rowan::GreenNode;
 
@@ -56,6 +57,20 @@ impl Drop for JsonParse {
             );
         }
     }
+}
+
+/// `s` as a JSON string literal, escaping only what JSON requires (`"`,
+/// `\` and control characters).
+///
+/// ```
+/// assert_eq!(hclwright::json::quote("a \"b\"\n<c>"), r#""a \"b\"\n<c>""#);
+/// ```
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    string::escape_into(s, &mut out);
+    out.push('"');
+    out
 }
 
 /// Parses JSON text into a lossless tree; never fails.

@@ -37,16 +37,7 @@ fn collect(parse: &JsonParse, locals: bool) -> Vec<Reference> {
 /// value (an attribute's), placed in the JSON text: the JSON syntax's
 /// `Variables()`.
 pub fn value_references(value: &super::JsonValue) -> Vec<Reference> {
-    let element: crate::SyntaxElement = match value {
-        super::JsonValue::Object(o) => o.syntax().clone().into(),
-        super::JsonValue::Array(a) => a.syntax().clone().into(),
-        super::JsonValue::String(t)
-        | super::JsonValue::Number(t)
-        | super::JsonValue::Bool(t)
-        | super::JsonValue::Null(t)
-        | super::JsonValue::Invalid(t) => t.clone().into(),
-    };
-    collect_under(&element, false)
+    collect_under(&value.syntax_element(), false)
 }
 
 /// The native traversal a JSON string holds (`"aws_instance.web"`),

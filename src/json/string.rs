@@ -145,6 +145,25 @@ fn bad_unicode_escape(inner: &str, at: usize) -> TokenProblem {
     }
 }
 
+/// `s` escaped for the inside of a JSON string: `"`, `\` and control
+/// characters (the same escapes are valid in a native quoted string).
+pub(crate) fn escape_into(s: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+}
+
 /// Checks a number token against JSON's grammar
 /// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`).
 pub(crate) fn check_number(token: &str) -> Result<(), TokenProblem> {
