@@ -141,7 +141,11 @@ fn write_body(
                     for l in &labels {
                         // Labels are literal: no template sequences.
                         out.push_str(" \"");
-                        crate::json::escape_into(&l.replace("${", "$${").replace("%{", "%%{"), out);
+                        crate::json::escape_into(
+                            &l.replace("${", "$${").replace("%{", "%%{"),
+                            out,
+                            false,
+                        );
                         out.push('"');
                     }
                     out.push_str(" {\n");
@@ -360,7 +364,7 @@ fn quoted(s: &str) -> String {
             return out;
         }
     }
-    crate::json::escape_into(s, &mut out);
+    crate::json::escape_into(s, &mut out, false);
     out.push('"');
     out
 }
@@ -373,7 +377,7 @@ fn write_template(node: &crate::SyntaxNode, out: &mut String) {
     todo.reverse();
     while let Some(element) = todo.pop() {
         match element {
-            rowan::NodeOrToken::Token(t) => crate::json::escape_into(t.text(), out),
+            rowan::NodeOrToken::Token(t) => crate::json::escape_into(t.text(), out, false),
             rowan::NodeOrToken::Node(n) if matches!(n.kind(), TEMPLATE_IF | TEMPLATE_FOR) => {
                 let mut children: Vec<_> = n.children_with_tokens().collect();
                 children.reverse();

@@ -68,7 +68,7 @@ impl Drop for JsonParse {
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    string::escape_into(s, &mut out);
+    string::escape_into(s, &mut out, false);
     out.push('"');
     out
 }

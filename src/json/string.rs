@@ -146,11 +146,16 @@ fn bad_unicode_escape(inner: &str, at: usize) -> TokenProblem {
 }
 
 /// `s` escaped for the inside of a JSON string: `"`, `\` and control
-/// characters (the same escapes are valid in a native quoted string).
-pub(crate) fn escape_into(s: &str, out: &mut String) {
+/// characters (the same escapes are valid in a native quoted string);
+/// with `as_go`, also `<`, `>`, `&`, U+2028 and U+2029, as Go's
+/// `encoding/json` escapes them.
+pub(crate) fn escape_into(s: &str, out: &mut String, as_go: bool) {
     use std::fmt::Write as _;
     for c in s.chars() {
         match c {
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' if as_go => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
