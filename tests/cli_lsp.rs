@@ -834,3 +834,75 @@ fn files_changed_on_disk() {
     assert!(server.diagnostics(&main).is_empty());
     server.stop();
 }
+
+#[test]
+fn warnings_follow_incremental_changes() {
+    let text = "variable \"a\" {}\nlocals {\n  l = var.a\n}\noutput \"o\" {\n  value = var.b\n}\n";
+    let dir = TempDir::new(&[("main.tf", text)]);
+    let mut server = Server::plain();
+    let main = uri(dir.path(), "main.tf");
+    let lines_of = |list: &[Value]| -> Vec<(u64, u64)> {
+        list.iter().map(|d| start_of(&d["range"])).collect()
+    };
+    assert_eq!(lines_of(&server.open(&main, text)), [(5, 10)]);
+    // A line above: the warning moves with its item.
+    let list = server.change(
+        &main,
+        2,
+        json!([{"range": range(0, 0, 0, 0), "text": "# é\n"}]),
+    );
+    assert_eq!(lines_of(&list), [(6, 10)]);
+    // Typed in the output: gone.
+    let list = server.change(
+        &main,
+        3,
+        json!([{"range": range(6, 14, 6, 15), "text": "a"}]),
+    );
+    assert_eq!(lines_of(&list), []);
+    // The declaration renamed: the untouched `locals` now warns.
+    let list = server.change(
+        &main,
+        4,
+        json!([{"range": range(1, 10, 1, 11), "text": "b"}]),
+    );
+    assert_eq!(lines_of(&list), [(3, 6), (6, 10)]);
+    server.stop();
+}
+
+#[test]
+fn a_burst_of_changes_ends_with_the_diagnostics_of_the_last_text() {
+    let mut server = Server::plain();
+    let uri = "file:///work/burst.hcl";
+    server.open(uri, "");
+    // Typed one character at a time without waiting: `a = [1,2]` and a
+    // stray `]` on the second line at the end.
+    let typed = "a = [1,2]\n]";
+    for (i, c) in typed.chars().enumerate() {
+        let (line, column) = if i < 10 { (0, i as u32) } else { (1, 0) };
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2 + i},
+                   "contentChanges": [{"range": range(line, column, line, column), "text": c.to_string()}]}),
+        );
+    }
+    // Publications may be merged while changes wait, but their versions
+    // only grow and the last one is for the whole text.
+    let last = 2 + typed.chars().count() as u64 - 1;
+    let mut versions = Vec::new();
+    loop {
+        let m = server.receive();
+        if m["method"] != "textDocument/publishDiagnostics" {
+            continue;
+        }
+        let version = m["params"]["version"].as_u64().unwrap();
+        versions.push(version);
+        if version == last {
+            let list = m["params"]["diagnostics"].as_array().unwrap().clone();
+            assert_eq!(list.len(), 1, "{list:?}");
+            assert_eq!(start_of(&list[0]["range"]), (1, 0));
+            break;
+        }
+    }
+    assert!(versions.windows(2).all(|w| w[0] < w[1]), "{versions:?}");
+    server.stop();
+}

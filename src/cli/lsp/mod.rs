@@ -111,6 +111,9 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
         roots: roots(&init),
         symbol_cache: RefCell::default(),
     };
+    // Documents whose diagnostics are to be published: after a burst of
+    // changes (while more messages are waiting), once, for the last text.
+    let mut stale: Vec<String> = Vec::new();
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
@@ -125,20 +128,38 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
                 let changed = caught(&method, || handle_notification(notification, &mut state))
                     .unwrap_or_default();
                 for uri in changed {
-                    let Some(params) = caught(&method, || diagnostics_of(&uri, &state)) else {
-                        continue;
-                    };
-                    connection
-                        .sender
-                        .send(Message::Notification(Notification::new(
-                            "textDocument/publishDiagnostics".into(),
-                            params,
-                        )))?;
+                    if !stale.contains(&uri) {
+                        stale.push(uri);
+                    }
                 }
             }
             Message::Response(_) => {}
         }
+        if connection.receiver.is_empty() {
+            for uri in stale.drain(..) {
+                publish(connection, &uri, &state)?;
+            }
+        }
     }
+    Ok(())
+}
+
+/// Sends the diagnostics of a document (a panic computing them is logged
+/// and nothing is sent).
+fn publish(connection: &Connection, uri: &str, state: &State) -> Result<(), Failure> {
+    let Some((params, tree)) = caught("diagnostics", || diagnostics_of(uri, state)) else {
+        return Ok(());
+    };
+    if let Some(params) = params {
+        connection
+            .sender
+            .send(Message::Notification(Notification::new(
+                "textDocument/publishDiagnostics".into(),
+                params,
+            )))?;
+    }
+    // Freed after the publication, not before it.
+    drop(tree);
     Ok(())
 }
 
@@ -257,6 +278,7 @@ fn handle_notification(n: Notification, state: &mut State) -> Vec<String> {
                 Doc {
                     text: p.text_document.text,
                     version: p.text_document.version,
+                    uses: Default::default(),
                 },
             );
             vec![uri]
@@ -270,7 +292,8 @@ fn handle_notification(n: Notification, state: &mut State) -> Vec<String> {
                 return Vec::new();
             };
             for change in p.content_changes {
-                text::apply_change(&mut doc.text, change, state.encoding);
+                let changed = text::apply_change(&mut doc.text, change, state.encoding);
+                doc.uses.get_mut().changed(changed);
             }
             doc.version = p.text_document.version;
             vec![uri]
@@ -316,21 +339,26 @@ fn handle_notification(n: Notification, state: &mut State) -> Vec<String> {
     }
 }
 
-/// The diagnostics of a document (none when it is closed).
-fn diagnostics_of(uri: &str, state: &State) -> Option<PublishDiagnosticsParams> {
-    let (diagnostics, version) = match state.docs.get(uri) {
+/// The diagnostics of a document (none when it is closed), and the tree
+/// parsed for them, to be freed after they are sent.
+fn diagnostics_of(
+    uri: &str,
+    state: &State,
+) -> (Option<PublishDiagnosticsParams>, Option<hclwright::Parse>) {
+    let (diagnostics, version, tree) = match state.docs.get(uri) {
         Some(doc) => {
             let lines = Lines::new(&doc.text, state.encoding);
-            let found = diagnostics::of_document(uri, &doc.text, &state.docs, &lines);
-            (found, Some(doc.version))
+            let (found, tree) = diagnostics::of_document(uri, doc, &state.docs, &lines);
+            (found, Some(doc.version), tree)
         }
-        None => (Vec::new(), None),
+        None => (Vec::new(), None, None),
     };
-    Some(PublishDiagnosticsParams {
-        uri: uri.parse::<Uri>().ok()?,
+    let params = uri.parse::<Uri>().ok().map(|uri| PublishDiagnosticsParams {
+        uri,
         diagnostics,
         version,
-    })
+    });
+    (params, tree)
 }
 
 fn handle_request(request: &Request, state: &State) -> Response {

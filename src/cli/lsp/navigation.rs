@@ -129,7 +129,7 @@ fn declarations(
         _ => return None,
     };
     let mut out = Vec::new();
-    for (path, content) in workspace::folder_files(&folder, &["tf"], docs) {
+    for (path, content) in workspace::folder_files(&folder, &["tf"], None, docs) {
         let parsed = hclwright::parse(&content);
         let Some(body) = parsed.body() else { continue };
         let mut found = Vec::new();
@@ -212,7 +212,7 @@ pub fn rename(
     let (address, _) = renamable(text, at).ok_or("nothing to rename here")?;
     let folder = workspace::folder_of(uri).ok_or("not a file")?;
     let files: Vec<hclwright::refs::SourceFile> =
-        workspace::folder_files(&folder, &["tf", "tfvars"], docs)
+        workspace::folder_files(&folder, &["tf", "tfvars"], None, docs)
             .into_iter()
             .map(|(path, content)| hclwright::refs::SourceFile::new(path, content))
             .collect();
@@ -261,7 +261,7 @@ pub fn references(
     let pattern = address.reference()?;
     let folder = workspace::folder_of(uri)?;
     let mut out = Vec::new();
-    for (path, content) in workspace::folder_files(&folder, &["tf"], docs) {
+    for (path, content) in workspace::folder_files(&folder, &["tf"], None, docs) {
         let parse = hclwright::parse(&content);
         let Ok(target) = workspace::uri_for(docs, &path).parse::<Uri>() else {
             continue;
@@ -300,9 +300,8 @@ pub fn completion(
     let mut texts = vec![text.to_string()];
     if let Some(folder) = workspace::folder_of(uri) {
         texts.extend(
-            workspace::folder_files(&folder, &["tf"], docs)
+            workspace::folder_files(&folder, &["tf"], this.as_deref(), docs)
                 .into_iter()
-                .filter(|(path, _)| this.as_ref() != Some(path))
                 .map(|(_, content)| content),
         );
     }

@@ -98,17 +98,13 @@ impl<'a> Lines<'a> {
 pub fn offset(text: &str, p: Position, encoding: Encoding) -> usize {
     let mut start = 0;
     for _ in 0..p.line {
-        match memchr_newline(&text[start..]) {
+        match text[start..].find('\n') {
             Some(i) => start += i + 1,
             None => return text.len(),
         }
     }
-    let end = memchr_newline(&text[start..]).map_or(text.len(), |i| start + i);
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     offset_on_line(text, start, end, p.character, encoding)
-}
-
-fn memchr_newline(s: &str) -> Option<usize> {
-    s.as_bytes().iter().position(|&b| b == b'\n')
 }
 
 /// The byte offset of the `character`-th unit of the line
@@ -134,16 +130,26 @@ fn offset_on_line(
 /// Applies one change from `textDocument/didChange`: a range (in the
 /// negotiated encoding, against the text as the previous changes left
 /// it) replaced by new text, or, without a range, the whole new text.
-pub fn apply_change(text: &mut String, change: TextDocumentContentChangeEvent, encoding: Encoding) {
-    match change.range {
-        None => *text = change.text,
-        Some(r) => {
-            let start = offset(text, r.start, encoding);
-            let end = offset(text, r.end, encoding);
-            let (start, end) = (start.min(end), start.max(end));
-            text.replace_range(start..end, &change.text);
+/// Returns the byte range replaced and the length of the text before, or
+/// `None` when the whole text was replaced.
+pub fn apply_change(
+    text: &mut String,
+    change: TextDocumentContentChangeEvent,
+    encoding: Encoding,
+) -> Option<(usize, usize, usize)> {
+    let r = match change.range {
+        None => {
+            *text = change.text;
+            return None;
         }
-    }
+        Some(r) => r,
+    };
+    let start = offset(text, r.start, encoding);
+    let end = offset(text, r.end, encoding);
+    let (start, end) = (start.min(end), start.max(end));
+    let len = text.len();
+    text.replace_range(start..end, &change.text);
+    Some((start, end, len))
 }
 
 #[cfg(test)]

@@ -1,8 +1,11 @@
 //! The open documents, file URIs, and the files of a folder or of the
 //! workspace as the editor holds them.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use super::diagnostics::Uses;
 
 /// An open document.
 pub struct Doc {
@@ -10,6 +13,8 @@ pub struct Doc {
     pub text: String,
     /// The version of the last change.
     pub version: i32,
+    /// The references its diagnostics last looked at.
+    pub uses: RefCell<Uses>,
 }
 
 /// The open documents, keyed by the URI's text (`Uri` caches parts of
@@ -26,16 +31,23 @@ pub fn folder_of(uri: &str) -> Option<PathBuf> {
     Some(file_path(uri)?.parent()?.to_path_buf())
 }
 
-/// The files of `folder` with one of `extensions`, sorted, each with its
-/// text: as the editor holds it when open, as saved otherwise.
-pub fn folder_files(folder: &Path, extensions: &[&str], docs: &Docs) -> Vec<(PathBuf, String)> {
+/// The files of `folder` with one of `extensions` (but `except`), sorted,
+/// each with its text: as the editor holds it when open, as saved
+/// otherwise.
+pub fn folder_files(
+    folder: &Path,
+    extensions: &[&str],
+    except: Option<&Path>,
+    docs: &Docs,
+) -> Vec<(PathBuf, String)> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(folder)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     paths.retain(|p| {
-        p.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| extensions.contains(&e))
+        Some(p.as_path()) != except
+            && p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| extensions.contains(&e))
     });
     paths.sort();
     paths
