@@ -906,3 +906,53 @@ fn a_burst_of_changes_ends_with_the_diagnostics_of_the_last_text() {
     assert!(versions.windows(2).all(|w| w[0] < w[1]), "{versions:?}");
     server.stop();
 }
+
+#[test]
+fn deeply_nested_files_answer() {
+    let depth = 20_000;
+    let text = format!(
+        "a = {}{}\n{}{}",
+        "[".repeat(depth),
+        "]".repeat(depth),
+        "b {\n".repeat(depth),
+        "}\n".repeat(depth)
+    );
+    let dir = TempDir::new(&[("deep.tf", &text)]);
+    let mut server = Server::in_folder(dir.path());
+    let uri = uri(dir.path(), "deep.tf");
+    assert!(server.open(&uri, &text).is_empty());
+    let doc =
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}});
+    // Trees are cut at a depth a client can read (serde_json, as this
+    // test and Helix use it, reads 128 levels of JSON).
+    let symbols = server.result("textDocument/documentSymbol", doc.clone());
+    let mut levels = 0;
+    let mut level = &symbols[1];
+    while level.is_object() {
+        levels += 1;
+        level = &level["children"][0];
+    }
+    assert_eq!(levels, 50);
+    let folds = server.result("textDocument/foldingRange", doc.clone());
+    assert_eq!(folds.as_array().unwrap().len(), depth);
+    let inner =
+        json!({"textDocument": {"uri": uri}, "positions": [{"line": 0, "character": 4 + depth}]});
+    let selection = server.result("textDocument/selectionRange", inner);
+    let mut levels = 0;
+    let mut level = &selection[0];
+    while level.is_object() {
+        levels += 1;
+        level = &level["parent"];
+    }
+    assert_eq!(levels, 50);
+    // (Formatting the nested blocks would indent them by up to 40 000
+    // spaces a line: the line of tuples only.)
+    let mut first_line = doc.clone();
+    first_line["range"] = range(0, 0, 0, 1);
+    let edits = server.result("textDocument/rangeFormatting", first_line);
+    assert_eq!(edits, json!([]));
+    server.result("textDocument/hover", at(&uri, depth as u32, 0));
+    let found = server.result("workspace/symbol", json!({"query": "b"}));
+    assert_eq!(found.as_array().unwrap().len(), 50);
+    server.stop();
+}

@@ -113,42 +113,137 @@ pub fn on_type(text: &str, at: usize, typed: &str) -> Vec<TextEdit> {
 }
 
 /// The smallest edits from `old` to `new`, character by character inside
-/// the lines that differ.
+/// the lines that differ. Formatting keeps the number of lines, so line
+/// `i` of one text is compared with line `i` of the other (linear
+/// however many lines change); otherwise a line diff pairs the groups of
+/// lines that differ.
 pub fn minimal_edits(old: &str, new: &str) -> Vec<TextEdit> {
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let mut edits = Vec::new();
+    if old_lines.len() == new_lines.len() {
+        let mut offset = 0;
+        for (a, b) in old_lines.iter().zip(&new_lines) {
+            if a != b {
+                char_edits(a, b, offset, &mut edits);
+            }
+            offset += a.len();
+        }
+        return edits;
+    }
     let diff = similar::TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
         .timeout(std::time::Duration::from_secs(2))
-        .diff_chars(old, new);
-    let mut edits: Vec<TextEdit> = Vec::new();
+        .diff_slices(&old_lines, &new_lines);
+    let old_starts: Vec<usize> = std::iter::once(0)
+        .chain(old_lines.iter().scan(0, |at, l| {
+            *at += l.len();
+            Some(*at)
+        }))
+        .collect();
     for op in diff.ops() {
-        let (tag, old_range, new_range) = op.as_tag_tuple();
-        if tag == similar::DiffTag::Equal {
-            continue;
-        }
-        let start = byte_offset(old, old_range.start);
-        let end = byte_offset(old, old_range.end);
-        let new_text: String = new
-            .chars()
-            .skip(new_range.start)
-            .take(new_range.len())
-            .collect();
-        let range = TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32));
-        match edits.last_mut() {
-            Some(last) if last.range.end() == range.start() => {
-                last.range = last.range.cover(range);
-                last.new_text.push_str(&new_text);
-            }
-            _ => edits.push(TextEdit { range, new_text }),
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag != similar::DiffTag::Equal {
+            let a = &old[old_starts[o.start]..old_starts[o.end]];
+            let b: String = new_lines[n].concat();
+            char_edits(a, &b, old_starts[o.start], &mut edits);
         }
     }
     edits
 }
 
-/// The byte offset of the `chars`-th character.
-fn byte_offset(text: &str, chars: usize) -> usize {
-    text.char_indices()
-        .nth(chars)
-        .map_or(text.len(), |(i, _)| i)
+/// Appends the edits from `old` to `new` (a piece of the text at byte
+/// `base`), character by character, merging edits that touch.
+fn char_edits(old: &str, new: &str, base: usize, edits: &mut Vec<TextEdit>) {
+    // The common start and end first: what is left is often one side
+    // empty (indentation added), which the diff need not search.
+    let prefix: usize = old
+        .chars()
+        .zip(new.chars())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum();
+    let (old, new, base) = (&old[prefix..], &new[prefix..], base + prefix);
+    let suffix: usize = old
+        .chars()
+        .rev()
+        .zip(new.chars().rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum();
+    let (old, new) = (&old[..old.len() - suffix], &new[..new.len() - suffix]);
+    if old.is_empty() || new.is_empty() {
+        let range = TextRange::new(
+            TextSize::from(base as u32),
+            TextSize::from((base + old.len()) as u32),
+        );
+        push_edit(edits, range, new);
+        return;
+    }
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .timeout(std::time::Duration::from_secs(2))
+        .diff_chars(old, new);
+    let (mut in_old, mut in_new) = (CharCursor::new(old), CharCursor::new(new));
+    for op in diff.ops() {
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
+            continue;
+        }
+        let start = base + in_old.byte_at(o.start);
+        let end = base + in_old.byte_at(o.end);
+        let new_text = &new[in_new.byte_at(n.start)..in_new.byte_at(n.end)];
+        let range = TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32));
+        push_edit(edits, range, new_text);
+    }
+}
+
+/// Appends an edit, merged with the last one when they touch.
+fn push_edit(edits: &mut Vec<TextEdit>, range: TextRange, new_text: &str) {
+    if range.is_empty() && new_text.is_empty() {
+        return;
+    }
+    match edits.last_mut() {
+        Some(last) if last.range.end() == range.start() => {
+            last.range = last.range.cover(range);
+            last.new_text.push_str(new_text);
+        }
+        _ => edits.push(TextEdit {
+            range,
+            new_text: new_text.to_string(),
+        }),
+    }
+}
+
+/// Character indices to byte offsets, for indices asked in increasing
+/// order (one pass over the text in all).
+struct CharCursor<'a> {
+    chars: std::str::Chars<'a>,
+    index: usize,
+    byte: usize,
+}
+
+impl<'a> CharCursor<'a> {
+    fn new(text: &'a str) -> CharCursor<'a> {
+        CharCursor {
+            chars: text.chars(),
+            index: 0,
+            byte: 0,
+        }
+    }
+
+    /// The byte offset of the `index`-th character (the end of the text
+    /// past it).
+    fn byte_at(&mut self, index: usize) -> usize {
+        while self.index < index {
+            match self.chars.next() {
+                Some(c) => self.byte += c.len_utf8(),
+                None => break,
+            }
+            self.index += 1;
+        }
+        self.byte
+    }
 }
 
 #[cfg(test)]
@@ -162,6 +257,16 @@ mod tests {
         let edits = minimal_edits(old, "a  = 1\nbb = 2\n");
         assert!(edits.iter().all(|e| e.new_text.trim().is_empty()));
         assert_eq!(apply_edits(old, &edits).unwrap(), "a  = 1\nbb = 2\n");
+        // After non-ASCII text, and with lines added and removed.
+        for (old, new) in [
+            ("é=\"😀\"\nx  = 1", "é = \"😀\"\nx = 1"),
+            ("a = 1\nb = 2\nc = 3\n", "a = 1\nc  = 3\nd = 4\ne\n"),
+            ("a\nb\n", ""),
+            ("", "x = 1\n"),
+        ] {
+            let edits = minimal_edits(old, new);
+            assert_eq!(apply_edits(old, &edits).unwrap(), new, "{old:?}");
+        }
     }
 
     #[test]

@@ -139,7 +139,10 @@ fn declarations(
                     if let Some(a) = b.body().and_then(|inner| inner.attribute(name))
                         && let Some(t) = a.name_token()
                     {
-                        found.push((t.text_range(), super::symbols::trimmed(a.syntax())));
+                        found.push((
+                            t.text_range(),
+                            super::symbols::trimmed(a.syntax(), &content),
+                        ));
                     }
                 }
                 None => {
@@ -149,7 +152,7 @@ fn declarations(
                             .labels()
                             .last()
                             .map_or(b.syntax().text_range(), |l| l.syntax().text_range());
-                        found.push((name, super::symbols::trimmed(b.syntax())));
+                        found.push((name, super::symbols::trimmed(b.syntax(), &content)));
                     }
                 }
             }

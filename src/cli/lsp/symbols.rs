@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use hclwright::ast::{AstNode, Body, BodyItem};
 use hclwright::json::JsonValue;
-use hclwright::{SyntaxKind, SyntaxNode, TextRange};
+use hclwright::{SyntaxKind, SyntaxNode, TextRange, TextSize};
 use lsp_types::{
     DocumentSymbol, FoldingRange, FoldingRangeKind, Location, OneOf, SelectionRange, SymbolKind,
     Uri, WorkspaceSymbol,
@@ -18,9 +18,10 @@ use super::text::{Encoding, Lines};
 use super::workspace::{self, Docs};
 
 /// How deep symbol trees and selection ranges go: deeper levels are left
-/// out, so that no answer nests deeper than a client (or the serializer)
-/// is prepared for.
-const MAX_NESTING: usize = 100;
+/// out, so that no answer nests deeper than clients read (a symbol level
+/// is two levels of JSON; clients on `serde_json`, such as Helix, stop at
+/// 128).
+const MAX_NESTING: usize = 50;
 
 /// At most this many workspace symbols are returned for one query.
 const MAX_WORKSPACE_SYMBOLS: usize = 1000;
@@ -54,7 +55,7 @@ fn native_symbols(body: &Body, lines: &Lines, depth: usize) -> Vec<DocumentSymbo
                 (name, SymbolKind::STRUCT, children, selection)
             }
         };
-        let full = trimmed(item.syntax());
+        let full = trimmed(item.syntax(), lines.text());
         out.push(DocumentSymbol {
             name,
             detail: None,
@@ -155,11 +156,15 @@ pub fn folding(root: &SyntaxNode, lines: &Lines) -> Vec<FoldingRange> {
         ) {
             continue;
         }
-        let r = lines.range(trimmed(&node));
-        if r.end.line > r.start.line {
+        let r = trimmed(&node, lines.text());
+        let (start, end) = (
+            lines.line(usize::from(r.start())),
+            lines.line(usize::from(r.end())),
+        );
+        if end > start {
             out.push(FoldingRange {
-                start_line: r.start.line,
-                end_line: r.end.line,
+                start_line: start,
+                end_line: end,
                 kind: Some(FoldingRangeKind::Region),
                 ..Default::default()
             });
@@ -190,8 +195,8 @@ fn selection_at(root: &SyntaxNode, at: usize, lines: &Lines) -> SelectionRange {
         if !is_space(token.kind()) {
             ranges.push(token.text_range());
         }
-        for node in token.parent_ancestors() {
-            let mut r = trimmed(&node);
+        for node in token.parent_ancestors().take(MAX_NESTING) {
+            let mut r = trimmed(&node, lines.text());
             if let Some(&inner) = ranges.last() {
                 r = r.cover(inner);
             }
@@ -219,21 +224,19 @@ fn is_space(kind: SyntaxKind) -> bool {
 }
 
 /// A node's range without the spaces and newlines at its ends (an item's
-/// indentation and final newline).
-pub fn trimmed(node: &SyntaxNode) -> TextRange {
+/// indentation and final newline), found in `text`, the text of its tree
+/// (not through the tree: a deeply nested node's first token is as deep).
+pub fn trimmed(node: &SyntaxNode, text: &str) -> TextRange {
     let r = node.text_range();
-    let start = std::iter::successors(node.first_token(), |t| t.next_token())
-        .take_while(|t| t.text_range().end() <= r.end())
-        .find(|t| !is_space(t.kind()))
-        .map(|t| t.text_range().start());
-    let end = std::iter::successors(node.last_token(), |t| t.prev_token())
-        .take_while(|t| t.text_range().start() >= r.start())
-        .find(|t| !is_space(t.kind()))
-        .map(|t| t.text_range().end());
-    match (start, end) {
-        (Some(start), Some(end)) if start <= end => TextRange::new(start, end),
-        _ => TextRange::empty(r.start()),
-    }
+    let (start, end) = (usize::from(r.start()), usize::from(r.end()));
+    let Some(inner) = text.get(start..end) else {
+        return r;
+    };
+    let is_space = |c: char| matches!(c, ' ' | '\t' | '\r' | '\n');
+    let lead = inner.len() - inner.trim_start_matches(is_space).len();
+    let kept = inner.trim_matches(is_space).len();
+    let from = TextSize::from((start + lead) as u32);
+    TextRange::at(from, TextSize::from(kept as u32))
 }
 
 /// One block as a workspace symbol, in the negotiated encoding.
@@ -354,7 +357,7 @@ fn flatten(body: &Body, container: Option<&str>, lines: &Lines, depth: usize, ou
         out.push(Flat {
             lower: name.to_lowercase(),
             container: container.map(str::to_string),
-            range: lines.range(trimmed(b.syntax())),
+            range: lines.range(trimmed(b.syntax(), lines.text())),
             name: name.clone(),
         });
         if let Some(inner) = b.body() {

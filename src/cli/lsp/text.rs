@@ -23,8 +23,8 @@ impl Encoding {
 
     fn count(self, s: &str) -> u32 {
         match self {
-            Encoding::Utf8 => s.len() as u32,
-            Encoding::Utf16 => s.encode_utf16().count() as u32,
+            Encoding::Utf16 if !s.is_ascii() => s.encode_utf16().count() as u32,
+            _ => s.len() as u32,
         }
     }
 }
@@ -50,6 +50,11 @@ impl<'a> Lines<'a> {
         }
     }
 
+    /// The text indexed.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
     /// A byte offset as a line and a character (an offset past the end
     /// counts as the end, one inside a character as that character).
     pub fn position(&self, offset: usize) -> Position {
@@ -63,6 +68,11 @@ impl<'a> Lines<'a> {
             line: line as u32,
             character,
         }
+    }
+
+    /// The 0-based line of a byte offset.
+    pub fn line(&self, offset: usize) -> u32 {
+        (self.starts.partition_point(|&s| s <= offset) - 1) as u32
     }
 
     /// A byte range as a protocol range.
