@@ -956,3 +956,23 @@ fn deeply_nested_files_answer() {
     assert_eq!(found.as_array().unwrap().len(), 50);
     server.stop();
 }
+
+#[test]
+fn unsaved_documents_are_files_of_their_folder() {
+    let text = "output \"o\" {\n  value = var.fresh\n}\n";
+    let dir = TempDir::new(&[("main.tf", text)]);
+    let mut server = Server::plain();
+    let main = uri(dir.path(), "main.tf");
+    assert_eq!(server.open(&main, text).len(), 1);
+    // A new file, open but never saved, declares it: the other open file
+    // of the folder is checked again.
+    let fresh = uri(dir.path(), "new.tf");
+    assert!(server.open(&fresh, "variable \"fresh\" {}\n").is_empty());
+    assert!(server.diagnostics(&main).is_empty());
+    let def = server.result("textDocument/definition", at(&main, 1, 14));
+    assert_eq!(def[0]["uri"], fresh);
+    assert_eq!(def[0]["range"], range(0, 9, 0, 16));
+    let items = server.result("textDocument/completion", at(&main, 1, 14));
+    assert_eq!(items[0]["label"], "fresh");
+    server.stop();
+}

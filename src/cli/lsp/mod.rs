@@ -265,8 +265,29 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Updates the state; returns the documents whose diagnostics to publish
-/// again.
+/// again: the one that changed and, for a `.tf` file, the other open
+/// `.tf` files of its folder (their warnings depend on its declarations).
 fn handle_notification(n: Notification, state: &mut State) -> Vec<String> {
+    let mut changed = changed_by(n, state);
+    if let [uri] = changed.as_slice()
+        && uri.ends_with(".tf")
+    {
+        let folder = workspace::folder_of(uri);
+        let mut others: Vec<String> = state
+            .docs
+            .keys()
+            .filter(|other| {
+                *other != uri && other.ends_with(".tf") && workspace::folder_of(other) == folder
+            })
+            .cloned()
+            .collect();
+        others.sort();
+        changed.extend(others);
+    }
+    changed
+}
+
+fn changed_by(n: Notification, state: &mut State) -> Vec<String> {
     match n.method.as_str() {
         "textDocument/didOpen" => {
             let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) else {

@@ -33,7 +33,7 @@ pub fn folder_of(uri: &str) -> Option<PathBuf> {
 
 /// The files of `folder` with one of `extensions` (but `except`), sorted,
 /// each with its text: as the editor holds it when open, as saved
-/// otherwise.
+/// otherwise (a document open in the folder but not yet saved counts).
 pub fn folder_files(
     folder: &Path,
     extensions: &[&str],
@@ -43,6 +43,11 @@ pub fn folder_files(
     let mut paths: Vec<PathBuf> = std::fs::read_dir(folder)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
+    let unsaved = docs
+        .keys()
+        .filter_map(|uri| file_path(uri))
+        .filter(|p| p.parent() == Some(folder) && !p.exists());
+    paths.extend(unsaved);
     paths.retain(|p| {
         Some(p.as_path()) != except
             && p.extension()
@@ -50,6 +55,7 @@ pub fn folder_files(
                 .is_some_and(|e| extensions.contains(&e))
     });
     paths.sort();
+    paths.dedup();
     paths
         .into_iter()
         .map(|p| {
