@@ -976,3 +976,55 @@ fn unsaved_documents_are_files_of_their_folder() {
     assert_eq!(items[0]["label"], "fresh");
     server.stop();
 }
+
+/// A folder mixing both syntaxes: names a `.tf.json` file declares are
+/// no warnings in a `.tf` file; references, definition and rename reach
+/// into the JSON file.
+#[test]
+fn json_files_of_the_folder_count() {
+    let main_tf = "output \"o\" {\n  value = \"${var.v}-${local.j}\"\n}\n";
+    let decl =
+        "{\n  \"variable\": {\"v\": {\"default\": 1}},\n  \"locals\": {\"j\": \"${var.v}\"}\n}\n";
+    let dir = TempDir::new(&[("main.tf", main_tf), ("decl.tf.json", decl)]);
+    let mut server = Server::plain();
+    let main = uri(dir.path(), "main.tf");
+    let json = uri(dir.path(), "decl.tf.json");
+    assert!(
+        server.open(&main, main_tf).is_empty(),
+        "no undeclared warnings"
+    );
+    // On `v` of `var.v` in main.tf.
+    let found = server.result("textDocument/references", at(&main, 1, 15));
+    let mut places: Vec<(String, (u64, u64))> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap().to_string(),
+                start_of(&l["range"]),
+            )
+        })
+        .collect();
+    places.sort();
+    assert_eq!(
+        places,
+        vec![(json.clone(), (2, 21)), (main.clone(), (1, 13))]
+    );
+    let def = server.result("textDocument/definition", at(&main, 1, 15));
+    assert_eq!(def[0]["uri"], json);
+    assert_eq!(def[0]["range"], range(1, 15, 1, 18));
+    let edit = server.result(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": main}, "position": {"line": 1, "character": 15}, "newName": "w"}),
+    );
+    let changes = edit["changes"].as_object().unwrap();
+    assert_eq!(
+        apply(decl, &changes[&json], true),
+        "{\n  \"variable\": {\"w\": {\"default\": 1}},\n  \"locals\": {\"j\": \"${var.w}\"}\n}\n"
+    );
+    assert_eq!(
+        apply(main_tf, &changes[&main], true),
+        main_tf.replace("var.v", "var.w")
+    );
+}

@@ -450,6 +450,24 @@ pub fn rename(
     Ok(result)
 }
 
+/// Where a JSON syntax file (`.tf.json`, `.tfvars.json`) declares
+/// `address`: the ranges of the property names, quotes included.
+///
+/// ```
+/// use hclwright::refs::terraform::{Address, json_declarations};
+/// let text = r#"{"variable": {"region": {"default": "eu"}}}"#;
+/// let parse = hclwright::json::parse(text);
+/// let found = json_declarations(&parse, "main.tf.json".as_ref(), &Address::Variable("region".into()));
+/// assert_eq!(&text[found[0]], "\"region\"");
+/// ```
+pub fn json_declarations(
+    parse: &crate::json::JsonParse,
+    path: &Path,
+    address: &Address,
+) -> Vec<TextRange> {
+    terraform_json::declarations(parse, path, address)
+}
+
 /// A declaration: the range of the name to replace and, for blocks, the
 /// block (where a `moved` block goes).
 struct Declaration {

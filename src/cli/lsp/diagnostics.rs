@@ -149,6 +149,25 @@ fn uses_in(item: &hclwright::SyntaxNode) -> Vec<Use> {
         .collect()
 }
 
+/// The variables and locals a `.tf.json` file declares, read through the
+/// body model as terraform reads it.
+fn json_declared(text: &str) -> (Vec<String>, Vec<String>) {
+    use hclwright::model::{Body, Schema};
+    let parse = hclwright::json::parse(text);
+    let schema = Schema::new()
+        .block("variable", &["name"])
+        .block("locals", &[]);
+    let (content, _, _) = Body::from_json(&parse).partial_content(&schema);
+    let (mut variables, mut locals) = (Vec::new(), Vec::new());
+    for block in content.blocks {
+        match block.type_name.as_str() {
+            "variable" => variables.extend(block.labels),
+            _ => locals.extend(block.body.just_attributes().0.into_keys()),
+        }
+    }
+    (variables, locals)
+}
+
 /// Warnings for `var.x` and `local.x` that no `.tf` file of the folder
 /// declares (the document as given, the other open files as the editor
 /// holds them, the rest as saved).
@@ -181,9 +200,20 @@ fn undeclared(
         }
     };
     declare(parse.body());
-    for (_, other) in workspace::folder_files(folder, &["tf"], Some(&path), docs) {
-        declare(hclwright::parse(&other).body());
+    let mut json_declarations = (Vec::new(), Vec::new());
+    for (other_path, other) in
+        workspace::folder_files(folder, &[".tf", ".tf.json"], Some(&path), docs)
+    {
+        if other_path.to_string_lossy().ends_with(".json") {
+            let (vars, names) = json_declared(&other);
+            json_declarations.0.extend(vars);
+            json_declarations.1.extend(names);
+        } else {
+            declare(hclwright::parse(&other).body());
+        }
     }
+    variables.extend(json_declarations.0);
+    locals.extend(json_declarations.1);
     let mut out = Vec::new();
     for (item, found) in uses.update(parse) {
         let name = found.name.as_str();

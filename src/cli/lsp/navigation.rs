@@ -129,7 +129,13 @@ fn declarations(
         _ => return None,
     };
     let mut out = Vec::new();
-    for (path, content) in workspace::folder_files(&folder, &["tf"], None, docs) {
+    for (path, content) in workspace::folder_files(&folder, &[".tf.json"], None, docs) {
+        let parsed = hclwright::json::parse(&content);
+        for name in hclwright::refs::terraform::json_declarations(&parsed, &path, &address) {
+            out.push((path.clone(), content.clone(), name, name));
+        }
+    }
+    for (path, content) in workspace::folder_files(&folder, &[".tf"], None, docs) {
         let parsed = hclwright::parse(&content);
         let Some(body) = parsed.body() else { continue };
         let mut found = Vec::new();
@@ -214,11 +220,15 @@ pub fn rename(
 ) -> Result<lsp_types::WorkspaceEdit, String> {
     let (address, _) = renamable(text, at).ok_or("nothing to rename here")?;
     let folder = workspace::folder_of(uri).ok_or("not a file")?;
-    let files: Vec<hclwright::refs::SourceFile> =
-        workspace::folder_files(&folder, &["tf", "tfvars"], None, docs)
-            .into_iter()
-            .map(|(path, content)| hclwright::refs::SourceFile::new(path, content))
-            .collect();
+    let files: Vec<hclwright::refs::SourceFile> = workspace::folder_files(
+        &folder,
+        &[".tf", ".tfvars", ".tf.json", ".tfvars.json"],
+        None,
+        docs,
+    )
+    .into_iter()
+    .map(|(path, content)| hclwright::refs::SourceFile::new(path, content))
+    .collect();
     let result = hclwright::refs::terraform::rename(
         &files,
         &address,
@@ -264,13 +274,17 @@ pub fn references(
     let pattern = address.reference()?;
     let folder = workspace::folder_of(uri)?;
     let mut out = Vec::new();
-    for (path, content) in workspace::folder_files(&folder, &["tf"], None, docs) {
-        let parse = hclwright::parse(&content);
+    for (path, content) in workspace::folder_files(&folder, &[".tf", ".tf.json"], None, docs) {
         let Ok(target) = workspace::uri_for(docs, &path).parse::<Uri>() else {
             continue;
         };
         let lines = Lines::new(&content, encoding);
-        for r in hclwright::refs::references(&parse.syntax()) {
+        let found = if path.to_string_lossy().ends_with(".json") {
+            hclwright::json::references(&hclwright::json::parse(&content))
+        } else {
+            hclwright::refs::references(&hclwright::parse(&content).syntax())
+        };
+        for r in found {
             if pattern.matches(&r.traversal) {
                 out.push(Location {
                     uri: target.clone(),
@@ -303,7 +317,7 @@ pub fn completion(
     let mut texts = vec![text.to_string()];
     if let Some(folder) = workspace::folder_of(uri) {
         texts.extend(
-            workspace::folder_files(&folder, &["tf"], this.as_deref(), docs)
+            workspace::folder_files(&folder, &[".tf"], this.as_deref(), docs)
                 .into_iter()
                 .map(|(_, content)| content),
         );

@@ -31,12 +31,13 @@ pub fn folder_of(uri: &str) -> Option<PathBuf> {
     Some(file_path(uri)?.parent()?.to_path_buf())
 }
 
-/// The files of `folder` with one of `extensions` (but `except`), sorted,
+/// The files of `folder` whose names end with one of `suffixes` (`.tf`,
+/// `.tf.json`; but `except`), sorted,
 /// each with its text: as the editor holds it when open, as saved
 /// otherwise (a document open in the folder but not yet saved counts).
 pub fn folder_files(
     folder: &Path,
-    extensions: &[&str],
+    suffixes: &[&str],
     except: Option<&Path>,
     docs: &Docs,
 ) -> Vec<(PathBuf, String)> {
@@ -50,9 +51,9 @@ pub fn folder_files(
     paths.extend(unsaved);
     paths.retain(|p| {
         Some(p.as_path()) != except
-            && p.extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| extensions.contains(&e))
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| suffixes.iter().any(|s| n.ends_with(s)))
     });
     paths.sort();
     paths.dedup();
