@@ -165,13 +165,15 @@ fn lay_out<'a>(text: &'a str, options: &FormatOptions) -> Result<Planned<'a>, Fo
     let lexed = crate::lexer::tokenize(text);
     let needs_tree =
         options.profile == Profile::Terraform && terraform::may_normalize(text, &lexed.tokens);
-    let (green, errors, tokens, _) =
-        crate::parser::parse_lexed(text, lexed, crate::parser::Entry::File, needs_tree);
+    let (_, errors, tokens, _) =
+        crate::parser::parse_lexed(text, lexed, crate::parser::Entry::File, false);
     if !errors.is_empty() {
         crate::lexer::recycle(tokens);
         return Err(FormatError { errors });
     }
-    let normalized = green.map(|green| terraform::normalize(text, &green));
+    // The tree is built one run of top-level items at a time, so that a
+    // large file never holds its whole tree.
+    let normalized = needs_tree.then(|| terraform::normalize_by_items(text, &tokens));
     match normalized {
         // The normalizations are built to keep the file valid; should one
         // ever not, the file keeps its original content.

@@ -21,6 +21,62 @@ pub(crate) use precheck::may_normalize;
 type Child<'a> = NodeOrToken<&'a GreenNodeData, &'a GreenTokenData>;
 
 /// Applies the normalizations to `text`, whose syntax tree is `root`.
+/// Bytes of top-level items normalized from one tree: a large file is
+/// normalized run by run, holding one run's tree at a time (the tree is
+/// about nine bytes per byte of text).
+const RUN: usize = 64 * 1024;
+
+/// [`normalize`] for a whole valid file given its tokens, run by run of
+/// top-level items (the normalizations never reach across items); runs
+/// whose tokens show nothing to normalize are copied without a tree.
+pub(crate) fn normalize_by_items(text: &str, tokens: &[crate::lexer::Token]) -> String {
+    normalize_in_runs(text, tokens, RUN).unwrap_or_else(|| {
+        // A run that does not parse on its own would be a mistake in
+        // finding item boundaries: the whole tree is the safe answer.
+        normalize(text, crate::parse(text).green())
+    })
+}
+
+/// [`normalize_by_items`] with runs of at least `run` bytes; `None` if a
+/// run does not parse cleanly on its own.
+fn normalize_in_runs(text: &str, tokens: &[crate::lexer::Token], run: usize) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0u32;
+    let (mut offset, mut run_start, mut first_token) = (0usize, 0usize, 0usize);
+    let flush = |from: usize, to: usize, toks: &[crate::lexer::Token], out: &mut String| {
+        let slice = &text[from..to];
+        if may_normalize(slice, toks) {
+            let parse = crate::parse(slice);
+            if !parse.errors().is_empty() {
+                return false;
+            }
+            out.push_str(&normalize(slice, parse.green()));
+        } else {
+            out.push_str(slice);
+        }
+        true
+    };
+    for (i, token) in tokens.iter().enumerate() {
+        offset += token.len as usize;
+        match token.kind {
+            L_BRACE | L_BRACK | L_PAREN | OPEN_QUOTE | HEREDOC_START | INTERP_START
+            | DIRECTIVE_START => depth += 1,
+            R_BRACE | R_BRACK | R_PAREN | CLOSE_QUOTE | HEREDOC_END | TEMPLATE_SEQ_END => {
+                depth = depth.saturating_sub(1)
+            }
+            NEWLINE if depth == 0 && offset - run_start >= run => {
+                if !flush(run_start, offset, &tokens[first_token..=i], &mut out) {
+                    return None;
+                }
+                run_start = offset;
+                first_token = i + 1;
+            }
+            _ => {}
+        }
+    }
+    flush(run_start, text.len(), &tokens[first_token..], &mut out).then_some(out)
+}
+
 pub(crate) fn normalize(text: &str, root: &GreenNodeData) -> String {
     let mut edits = Vec::new();
     // (body, its offset, is the body of a top-level `variable` block, is
@@ -319,6 +375,35 @@ fn range(offset: u32, node: &GreenNodeData) -> TextRange {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Normalized run by run, a file larger than a run gives what one
+    /// tree gives: many top-level items of every kind the normalizations
+    /// touch (interpolations to unwrap, quoted types, labels), with
+    /// heredocs, braces inside strings and comments, and items spanning
+    /// lines, so that runs end at every kind of item.
+    #[test]
+    fn runs_of_items_normalize_as_the_whole_file() {
+        let mut text = String::new();
+        let mut k = 0;
+        while text.len() < 4 * RUN {
+            text.push_str(&format!(
+                "variable \"v{k}\" {{\n  type = \"string\"\n  default = \"${{var.x}}\"\n}}\n\
+                 resource \"r\" \"n{k}\" {{\n  a = \"${{f(\"${{b}}\")}}\"\n  h = <<EOF\n${{\"${{x}}\"}}\n}}\nEOF\n  # {{ comment\n  m = {{\n    k = \"${{x ?\n1 : 2}}\"\n  }}\n}}\n\
+                 a{k} = \"${{var.y}}\" /* {{ */\n\
+                 t{k} = <<-EOT\n  ${{\"${{y}}\"}}\n\n  x\n  EOT\n\
+                 locals {{\n  l{k} = [\"${{x}}\", \"}}\"]\n}}\n\n"
+            ));
+            k += 1;
+        }
+        let parse = crate::parse(&text);
+        assert!(parse.errors().is_empty(), "{:?}", &parse.errors()[..1]);
+        let whole = normalize(&text, parse.green());
+        let tokens = crate::lexer::tokenize(&text).tokens;
+        assert_eq!(normalize_by_items(&text, &tokens), whole);
+        // A run per item: every top-level newline is a boundary.
+        assert_eq!(normalize_in_runs(&text, &tokens, 1).as_ref(), Some(&whole));
+        assert_ne!(whole, text);
+    }
 
     fn tf(text: &str) -> String {
         let parse = crate::parse(text);
