@@ -136,3 +136,24 @@ fn json_converts_to_native() {
         String::from_utf8_lossy(&broken.stderr).contains("<stdin>:1:1: expected a JSON object")
     );
 }
+
+/// Edge cases of JSON → native: a string that is no template stays
+/// literal text, null block levels define no blocks, names the native
+/// syntax cannot spell are refused with the name.
+#[test]
+fn json_to_native_edge_cases() {
+    let hcl = |j: &str| hclwright::convert::to_hcl(j);
+    assert_eq!(hcl(r#"{"a": "${"}"#).unwrap(), "a = \"$${\"\n");
+    assert_eq!(hcl(r#"{"locals": null}"#).unwrap(), "");
+    assert_eq!(
+        hcl(r#"{"resource": {"t": {"n": null, "m": {"x": 1}}}}"#).unwrap(),
+        "resource \"t\" \"m\" {\n  x = 1\n}\n"
+    );
+    assert_eq!(hcl(r#"{"//": ["a", 1]}"#).unwrap(), "# [\"a\", 1]\n");
+    let err = hcl(r#"{"my key": 1}"#).unwrap_err().to_string();
+    assert!(err.contains("\"my key\" is not a valid name"), "{err}");
+    assert!(matches!(
+        hcl("{\"a\": 1,}"),
+        Err(hclwright::convert::ToHclError::Syntax(_))
+    ));
+}

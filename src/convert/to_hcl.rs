@@ -200,6 +200,10 @@ fn blocks_with_labels(
     let mut out = Vec::new();
     let mut todo = vec![(value.clone(), Vec::new())];
     while let Some((v, path)) = todo.pop() {
+        if matches!(v, JsonValue::Null(_)) {
+            // A null block or label level defines no blocks.
+            continue;
+        }
         if path.len() == labels {
             for o in body_objects(&v)? {
                 out.push((path.clone(), o));
@@ -364,7 +368,12 @@ fn quoted(s: &str) -> String {
             return out;
         }
     }
-    crate::json::escape_into(s, &mut out, false);
+    // Not a template: its text is literal, sequences included.
+    crate::json::escape_into(
+        &s.replace("${", "$${").replace("%{", "%%{"),
+        &mut out,
+        false,
+    );
     out.push('"');
     out
 }
