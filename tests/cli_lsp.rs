@@ -182,6 +182,23 @@ fn start_of(v: &Value) -> (u64, u64) {
 
 /// The byte offset of a protocol position, columns counted in UTF-16
 /// units or in bytes.
+/// The (uri, start) of each location of a `references` answer, sorted.
+fn places(found: &Value) -> Vec<(String, (u64, u64))> {
+    let mut out: Vec<(String, (u64, u64))> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap().to_string(),
+                start_of(&l["range"]),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 fn offset(text: &str, p: &Value, utf16: bool) -> usize {
     let line = p["line"].as_u64().unwrap() as usize;
     let mut character = p["character"].as_u64().unwrap() as usize;
@@ -398,18 +415,7 @@ fn references_definition_and_rename_across_the_folder() {
     assert!(server.open(&main, MAIN_TF).is_empty());
     // On `var.region` of `ami = var.region` (line 14).
     let found = server.result("textDocument/references", at(&main, 14, 14));
-    let mut places: Vec<(String, (u64, u64))> = found
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| {
-            (
-                l["uri"].as_str().unwrap().to_string(),
-                start_of(&l["range"]),
-            )
-        })
-        .collect();
-    places.sort();
+    let places = places(&found);
     assert_eq!(
         places,
         vec![
@@ -995,18 +1001,7 @@ fn json_files_of_the_folder_count() {
     );
     // On `v` of `var.v` in main.tf.
     let found = server.result("textDocument/references", at(&main, 1, 15));
-    let mut places: Vec<(String, (u64, u64))> = found
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| {
-            (
-                l["uri"].as_str().unwrap().to_string(),
-                start_of(&l["range"]),
-            )
-        })
-        .collect();
-    places.sort();
+    let places = places(&found);
     assert_eq!(
         places,
         vec![(json.clone(), (2, 21)), (main.clone(), (1, 13))]
