@@ -4,17 +4,11 @@
 //! small stack. Validity verdicts agree with terraform (see
 //! `fixtures/json/README.md`).
 
+mod common;
+
 use std::fs;
 
 use proptest::prelude::*;
-
-fn render_errors(name: &str, text: &str, parse: &hclwright::json::JsonParse) -> String {
-    parse
-        .errors()
-        .iter()
-        .map(|e| e.render(name, text))
-        .collect::<String>()
-}
 
 #[test]
 fn ok_fixtures_parse_cleanly() {
@@ -26,7 +20,7 @@ fn ok_fixtures_parse_cleanly() {
         assert!(
             parse.errors().is_empty(),
             "{name} should parse without errors:\n{}",
-            render_errors(&name, &text, &parse)
+            common::render_errors(&name, &text, parse.errors())
         );
         assert!(hclwright::json::syntax_errors(&text).is_empty());
         insta::assert_snapshot!(parse.debug_tree());
@@ -48,7 +42,7 @@ fn err_fixtures_report_errors() {
         }
         let snapshot = format!(
             "{}\n{}",
-            render_errors(&name, &text, &parse),
+            common::render_errors(&name, &text, parse.errors()),
             parse.debug_tree()
         );
         insta::assert_snapshot!(snapshot);
@@ -187,8 +181,6 @@ fn converted_fixtures_agree_with_serde_json() {
     }
     assert!(count >= 3);
 }
-
-mod common;
 
 /// Every valid corpus file converted to JSON (compact and indented) parses
 /// cleanly, prints back, and reads as `serde_json` reads it.

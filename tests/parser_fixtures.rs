@@ -5,15 +5,9 @@
 //! The validity verdicts were checked against the upstream parser (see
 //! `fixtures/parser/README.md`).
 
-use std::fs;
+mod common;
 
-fn render_errors(name: &str, text: &str, parse: &hclwright::Parse) -> String {
-    parse
-        .errors()
-        .iter()
-        .map(|e| e.render(name, text))
-        .collect::<String>()
-}
+use std::fs;
 
 #[test]
 fn ok_fixtures_parse_cleanly() {
@@ -25,7 +19,7 @@ fn ok_fixtures_parse_cleanly() {
         assert!(
             parse.errors().is_empty(),
             "{name} should parse without errors:\n{}",
-            render_errors(&name, &text, &parse)
+            common::render_errors(&name, &text, parse.errors())
         );
         insta::assert_snapshot!(parse.debug_tree());
     });
@@ -45,7 +39,7 @@ fn err_fixtures_report_errors() {
         }
         let snapshot = format!(
             "{}\n{}",
-            render_errors(&name, &text, &parse),
+            common::render_errors(&name, &text, parse.errors()),
             parse.debug_tree()
         );
         insta::assert_snapshot!(snapshot);

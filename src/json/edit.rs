@@ -235,36 +235,27 @@ impl JsonDocument {
         placement: &Placement,
     ) -> Result<(), EditError> {
         let steps = address.steps();
-        // The longest prefix that designates exactly one object.
-        let mut parent = None;
+        // The longest prefix that designates exactly one value (the root
+        // when none does).
+        let mut parent = Some(root.clone());
         let mut taken = 0;
-        for n in (0..steps.len()).rev() {
+        for n in (1..steps.len()).rev() {
             let prefix = Address::new(steps[..n].to_vec());
-            let found = if n == 0 {
-                Ok(vec![])
-            } else {
-                resolve(root, &prefix)
-            };
-            match found {
-                Ok(found) if n == 0 => {
-                    let _ = found;
-                    parent = Some(root.clone());
-                    taken = 0;
-                    break;
-                }
+            match resolve(root, &prefix) {
                 Ok(found) if found.len() == 1 => {
                     parent = found[0].value();
                     taken = n;
                     break;
                 }
-                Ok(found) if found.len() > 1 => {
+                // Several, through a `*`.
+                Ok(found) => {
                     return Err(EditError::Ambiguous {
                         address: prefix.to_string(),
                         count: found.len(),
                     });
                 }
                 Err(e @ EditError::Ambiguous { .. }) => return Err(e),
-                _ => continue,
+                Err(_) => continue,
             }
         }
         let parent = match parent {

@@ -116,7 +116,7 @@ impl<'t> Lexer<'t> {
                 BOM
             }
             _ => {
-                self.pos = start + utf8_len(first);
+                self.pos = start + crate::lexer::utf8_len(first);
                 ERROR_TOKEN
             }
         };
@@ -187,16 +187,6 @@ fn skip_while(bytes: &[u8], mut at: usize, keep: impl Fn(u8) -> bool) -> usize {
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
-}
-
-/// The length of the UTF-8 sequence that starts with `first`.
-fn utf8_len(first: u8) -> usize {
-    match first {
-        0xF0..=0xF7 => 4,
-        0xE0..=0xEF => 3,
-        0xC0..=0xDF => 2,
-        _ => 1,
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,10 @@
 //! The JSON syntax of HCL (`*.tf.json`, `*.hcl.json`): a lossless tree in
 //! the same rowan machinery as the native syntax (kinds `JSON_*`), with
-//! every syntax error positioned, and typed views over it.
+//! every syntax error positioned, and typed views over it; evaluation of
+//! JSON expressions ([`evaluate`]: strings as templates), the references
+//! in template strings ([`references`], [`rename`]), and editing by
+//! address with local edits ([`JsonDocument`]). The body model over it is
+//! [`crate::model`].
 //!
 //! ```
 //! let text = "{\n  \"variable\": {\"region\": {\"default\": \"eu-west-1\"}}\n}\n";

@@ -368,7 +368,7 @@ impl<'t, const B: bool> Parser<'t, B> {
             }
             (Some(R_BRACK), _) if self.in_array() => self.unclosed("`}` to close the object"),
             (None, _) => self.unclosed("`}` to close the object"),
-            (Some(kind), _) => {
+            (Some(_), _) => {
                 let (found, start, end) = self.found();
                 let expected = match after {
                     After::Item => "`,` or `}` after the property",
@@ -376,7 +376,7 @@ impl<'t, const B: bool> Parser<'t, B> {
                     After::Comma => "a property name (a string in double quotes)",
                 };
                 self.error(start, end, format!("expected {expected}, found {found}"));
-                self.skip_one(kind);
+                self.skip_one();
             }
         }
     }
@@ -434,7 +434,7 @@ impl<'t, const B: bool> Parser<'t, B> {
                     end,
                     format!("expected {expected}, found {found}{hint}"),
                 );
-                self.skip_one(kind);
+                self.skip_one();
             }
         }
     }
@@ -528,7 +528,7 @@ impl<'t, const B: bool> Parser<'t, B> {
     }
 
     /// Puts the token ahead in an `ERROR` node (the error is reported).
-    fn skip_one(&mut self, _kind: SyntaxKind) {
+    fn skip_one(&mut self) {
         self.builder.start_node(ERROR);
         self.bump();
         self.builder.finish_node();

@@ -865,8 +865,10 @@ fn one_or_two(next: u8, second: u8, one: SyntaxKind, two: SyntaxKind) -> (Syntax
     if next == second { (two, 2) } else { (one, 1) }
 }
 
+/// The length of the UTF-8 sequence that starts with `first` (a byte
+/// that starts a character).
 #[inline]
-fn utf8_len(first: u8) -> usize {
+pub(crate) fn utf8_len(first: u8) -> usize {
     match first {
         0x00..=0x7F => 1,
         0xC0..=0xDF => 2,

@@ -302,9 +302,12 @@ pub fn rename(
     // empty native body and its JSON tree beside it.
     let native: Vec<SourceFile> = files
         .iter()
-        .map(|f| match terraform_json::is_json(&f.path) {
-            true => SourceFile::new(f.path.clone(), ""),
-            false => f.clone(),
+        .map(|f| {
+            if terraform_json::is_json(&f.path) {
+                SourceFile::new(f.path.clone(), "")
+            } else {
+                f.clone()
+            }
         })
         .collect();
     let parses = parse_all(&native).map_err(TerraformRenameError::InvalidFiles)?;

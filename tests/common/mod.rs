@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: the real-world corpus, a
-//! temporary directory, and running the `hclwright` binary.
+//! temporary directory, running the `hclwright` binary, rendering errors.
 //!
 //! Each test crate uses a part of this module, so unused items are fine.
 #![allow(dead_code)]
@@ -9,6 +9,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Every error rendered for a human, one after the other.
+pub fn render_errors(name: &str, text: &str, errors: &[hclwright::SyntaxError]) -> String {
+    errors.iter().map(|e| e.render(name, text)).collect()
+}
 
 /// The corpus folder named by `HCLWRIGHT_CORPUS` (relative paths are taken
 /// from the repository root), or `None` with a note naming `what` is

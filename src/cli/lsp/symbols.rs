@@ -31,7 +31,6 @@ pub fn document(body: &Body, lines: &Lines) -> Vec<DocumentSymbol> {
     native_symbols(body, lines, 0)
 }
 
-#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be given.
 fn native_symbols(body: &Body, lines: &Lines, depth: usize) -> Vec<DocumentSymbol> {
     let mut out = Vec::new();
     for item in body.items() {
@@ -56,16 +55,8 @@ fn native_symbols(body: &Body, lines: &Lines, depth: usize) -> Vec<DocumentSymbo
             }
         };
         let full = trimmed(item.syntax(), lines.text());
-        out.push(DocumentSymbol {
-            name,
-            detail: None,
-            kind,
-            tags: None,
-            deprecated: None,
-            range: lines.range(full),
-            selection_range: lines.range(selection.unwrap_or(full)),
-            children,
-        });
+        let selection = selection.unwrap_or(full);
+        out.push(symbol(name, kind, full, selection, children, lines));
     }
     out
 }
@@ -106,7 +97,6 @@ fn json_children(value: &JsonValue, lines: &Lines, depth: usize) -> Vec<Document
     }
 }
 
-#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be given.
 fn json_symbol(
     name: String,
     selection: TextRange,
@@ -125,6 +115,19 @@ fn json_symbol(
     };
     let children = matches!(value, JsonValue::Object(_) | JsonValue::Array(_))
         .then(|| json_children(value, lines, depth + 1));
+    symbol(name, kind, full, selection, children, lines)
+}
+
+/// A document symbol spanning `full`, named at `selection`.
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be given.
+fn symbol(
+    name: String,
+    kind: SymbolKind,
+    full: TextRange,
+    selection: TextRange,
+    children: Option<Vec<DocumentSymbol>>,
+    lines: &Lines,
+) -> DocumentSymbol {
     DocumentSymbol {
         name,
         detail: None,
