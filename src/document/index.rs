@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 use super::address::Step;
 use super::tree::GreenElement;
 use crate::ast::decode_quoted;
+use crate::parser::TopItem;
 use crate::syntax_kind::SyntaxKind::*;
 
 /// What an item is found by: its name (attribute name or block type)
@@ -55,6 +56,57 @@ impl Key {
     }
 }
 
+impl Key {
+    /// The key of a top-level item from its text in `source`, as the
+    /// checking parse noted it (without its tree).
+    pub fn of_head(source: &str, item: &TopItem) -> Option<Key> {
+        if item.kind != ATTRIBUTE && item.kind != BLOCK {
+            return None;
+        }
+        let name = source.get(item.name_start as usize..item.name_end as usize)?;
+        let mut count = 0;
+        let mut joined = String::new();
+        if item.kind == BLOCK {
+            let labels = source.get(item.name_end as usize..item.head_end as usize)?;
+            let lexed = crate::lexer::tokenize(labels);
+            let mut at = 0;
+            let mut quoted = false;
+            for token in &lexed.tokens {
+                let text = &labels[at..at + token.len as usize];
+                at += token.len as usize;
+                let starts_label = (token.kind == IDENT || token.kind == OPEN_QUOTE) && !quoted;
+                if starts_label {
+                    if count > 0 {
+                        joined.push('\0');
+                    }
+                    count += 1;
+                }
+                match token.kind {
+                    IDENT if !quoted => joined.push_str(text),
+                    OPEN_QUOTE => quoted = true,
+                    CLOSE_QUOTE => quoted = false,
+                    TEMPLATE_LITERAL => push_literal(text, &mut joined),
+                    _ => {}
+                }
+            }
+            crate::lexer::recycle(lexed.tokens);
+        }
+        Some(Key {
+            name: name.into(),
+            labels: (count > 0).then(|| (count, joined.into_boxed_str())),
+        })
+    }
+}
+
+/// Appends the decoded text of a quoted string's literal part.
+fn push_literal(text: &str, out: &mut String) {
+    if text.contains(['\\', '$', '%']) {
+        out.push_str(&decode_quoted(text));
+    } else {
+        out.push_str(text);
+    }
+}
+
 /// The first identifier token of a green node (an attribute's name, a
 /// block's type).
 pub(crate) fn first_ident(node: &GreenNodeData) -> Option<&str> {
@@ -73,11 +125,7 @@ fn push_label_text(label: &GreenNodeData, out: &mut String) {
             return;
         }
         if t.kind() == TEMPLATE_LITERAL.into() {
-            if t.text().contains(['\\', '$', '%']) {
-                out.push_str(&decode_quoted(t.text()));
-            } else {
-                out.push_str(t.text());
-            }
+            push_literal(t.text(), out);
         }
     }
 }
@@ -96,14 +144,26 @@ type ByLabels = Vec<(usize, FxHashMap<Box<str>, Vec<u32>>)>;
 
 impl Index {
     /// The index of a body's children.
+    #[cfg(test)]
     pub fn build(children: &[GreenElement]) -> Index {
+        Index::from_keys(children.iter().map(Key::of))
+    }
+
+    /// The index of the children with these keys, in order.
+    pub fn from_keys(keys: impl Iterator<Item = Option<Key>>) -> Index {
         let mut index = Index::default();
-        for (i, child) in children.iter().enumerate() {
-            if let Some(key) = Key::of(child) {
+        for (i, key) in keys.enumerate() {
+            if let Some(key) = key {
                 index.positions_mut(key).push(i as u32);
             }
         }
         index
+    }
+
+    /// True when some top-level attribute or block has this name (or
+    /// type).
+    pub fn has_name(&self, name: &str) -> bool {
+        self.bare.contains_key(name) || self.labelled.contains_key(name)
     }
 
     fn positions_mut(&mut self, key: Key) -> &mut Vec<u32> {

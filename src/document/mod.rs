@@ -166,19 +166,24 @@ impl Document {
     /// assert_eq!(err.errors()[0].line, 1);
     /// ```
     pub fn parse(text: &str) -> Result<Document, ParseError> {
-        let parse = crate::parse(text);
-        if !parse.errors().is_empty() {
+        // The text is checked without building its tree; the tree of
+        // each top-level item is built when an edit or a read needs it
+        // (see `tree`), so an edit of one item of a large file costs
+        // little more than checking it.
+        let checked = crate::parser::parse_top_level(text);
+        if !checked.errors.is_empty() {
             return Err(ParseError {
-                errors: parse.errors().to_vec(),
+                errors: checked.errors,
             });
         }
         let crlf = text.find('\n').is_some_and(|i| text[..i].ends_with('\r'));
+        let tracker = Tracker::new(text.to_string());
         Ok(Document {
-            tree: Tree::new(parse.green().clone()),
-            tracker: Tracker::new(text.to_string()),
+            tree: Tree::lazy(tracker.original_text(), &checked.items),
+            tracker,
             crlf,
             cuts: None,
-            deepest: parse.deepest(),
+            deepest: checked.deepest,
         })
     }
 

@@ -140,7 +140,7 @@ fn only_top_match(tree: &Tree, address: &Address) -> Option<usize> {
     let mut found = None;
     for i in candidates {
         let i = i as usize;
-        if let NodeOrToken::Node(node) = &tree.children()[i]
+        if let NodeOrToken::Node(node) = tree.child(i)
             && matches_top(node, steps)
         {
             if found.is_some() {
@@ -155,17 +155,16 @@ fn only_top_match(tree: &Tree, address: &Address) -> Option<usize> {
 /// The children `lo..hi` around `item` to edit it alone: cut at line
 /// starts, at lines without an `=` or a comment.
 fn bounds(tree: &Tree, item: usize) -> Option<(usize, usize)> {
-    let children = tree.children();
-    let n = children.len();
+    let n = tree.len();
     let mut lo = item.saturating_sub(MARGIN);
-    while lo > 0 && !cut_before(children, lo) {
+    while lo > 0 && !cut_before(tree, lo) {
         lo -= 1;
         if item - lo > MARGIN + MAX_EXTRA {
             return None;
         }
     }
     let mut hi = (item + 1 + MARGIN).min(n);
-    while hi < n && !cut_before(children, hi) {
+    while hi < n && !cut_before(tree, hi) {
         hi += 1;
         if hi - item > MARGIN + MAX_EXTRA {
             return None;
@@ -174,13 +173,13 @@ fn bounds(tree: &Tree, item: usize) -> Option<(usize, usize)> {
     Some((lo, hi))
 }
 
-/// True when the file can be cut before `children[at]`: the child
+/// True when the file can be cut before the child `at`: the child
 /// before ends a line, and neither the line before the cut nor the line
 /// after it has an `=` or a comment.
-fn cut_before(children: &[GreenElement], at: usize) -> bool {
-    ends_line(&children[at - 1])
-        && !line_has_cells(&children[..at], true)
-        && !line_has_cells(&children[at..], false)
+fn cut_before(tree: &Tree, at: usize) -> bool {
+    ends_line(tree.child(at - 1))
+        && !line_has_cells((0..at).rev().map(|i| tree.child(i)), true)
+        && !line_has_cells((at..tree.len()).map(|i| tree.child(i)), false)
 }
 
 /// True when the element's text ends with a newline token.
@@ -190,16 +189,11 @@ fn ends_line(element: &GreenElement) -> bool {
 }
 
 /// True when the first line of `elements` (or, `backward`, the last
-/// line, before the final newline) has an `=` or a comment: a line
-/// that can be in an alignment group.
-fn line_has_cells(elements: &[GreenElement], backward: bool) -> bool {
-    let ordered: Box<dyn Iterator<Item = &GreenElement>> = if backward {
-        Box::new(elements.iter().rev())
-    } else {
-        Box::new(elements.iter())
-    };
+/// line, before the final newline, of the elements given from the last)
+/// has an `=` or a comment: a line that can be in an alignment group.
+fn line_has_cells<'a>(elements: impl Iterator<Item = &'a GreenElement>, backward: bool) -> bool {
     let mut skipped_final = !backward;
-    for element in ordered {
+    for element in elements {
         for t in Tokens::new(borrowed(element), backward) {
             if t.kind() == NEWLINE.into() {
                 if skipped_final {
@@ -545,7 +539,9 @@ mod tests {
             WHOLE_ONLY.set(false);
             assert_eq!(a, b, "step {k}");
             assert_eq!(on_parts.to_string(), on_whole.to_string(), "step {k}");
-            let fresh = super::super::index::Index::build(on_parts.tree.children());
+            let fresh = super::super::index::Index::from_keys(
+                (0..on_parts.tree.len()).map(|i| super::super::index::Key::of(on_parts.tree.child(i))),
+            );
             for address in ["r.t.b0", "r.t.b5.a", "s.t.b6", "x", "r.t.b2", "r.t.b10"] {
                 let steps = Address::parse(address).unwrap();
                 assert_eq!(

@@ -73,6 +73,11 @@ impl Tracker {
         &self.original
     }
 
+    /// The text the document was parsed from, shared.
+    pub fn original_text(&self) -> Arc<str> {
+        Arc::clone(&self.original)
+    }
+
     /// Replaces `range` of the current text by `text`.
     pub fn replace(&mut self, range: TextRange, text: &str) {
         let start = usize::from(range.start());

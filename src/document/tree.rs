@@ -13,20 +13,50 @@ use rowan::{GreenNode, GreenToken, NodeOrToken};
 use text_size::{TextRange, TextSize};
 
 use super::index::{Index, Key};
+use crate::ast::AstNode;
+use crate::parser::TopItem;
 use crate::syntax_kind::SyntaxKind::*;
 
 /// A child of a green node, owned.
 pub(crate) type GreenElement = NodeOrToken<GreenNode, GreenToken>;
+
+/// A top-level child: its tree, or, for an attribute or block not
+/// looked at yet, where it is in the parsed text (its tree is built from
+/// that text alone the first time it is needed).
+#[derive(Clone, Debug)]
+struct Child {
+    green: OnceLock<GreenElement>,
+    lazy: Option<Lazy>,
+}
+
+/// Where a top-level item whose tree is not built yet comes from.
+#[derive(Clone, Copy, Debug)]
+struct Lazy {
+    /// Its position among the children of the parsed file.
+    position: u32,
+    item: TopItem,
+}
+
+impl Child {
+    fn built(element: GreenElement) -> Child {
+        Child {
+            green: OnceLock::from(element),
+            lazy: None,
+        }
+    }
+}
 
 /// The tree of a file: the tokens before the top-level body (a byte
 /// order mark) and the body's children.
 #[derive(Clone, Debug)]
 pub(crate) struct Tree {
     head: Vec<GreenElement>,
-    children: Arc<Vec<GreenElement>>,
+    children: Arc<Vec<Child>>,
     /// Where each child starts, then where the last ends (one more entry
     /// than `children`).
     starts: Arc<Vec<TextSize>>,
+    /// The parsed text, which the trees of lazy children are built from.
+    source: Option<Arc<str>>,
     /// The rowan root, built on demand.
     root: OnceLock<GreenNode>,
     /// The index of the top-level items, built on demand.
@@ -42,18 +72,59 @@ impl Tree {
         for child in root.children() {
             match child {
                 NodeOrToken::Node(body) if body.kind() == BODY.into() => {
-                    children = body.children().map(|c| c.to_owned()).collect();
+                    children = body
+                        .children()
+                        .map(|c| Child::built(c.to_owned()))
+                        .collect();
                 }
                 other => head.push(other.to_owned()),
             }
         }
         let head_len: TextSize = head.iter().map(|e| e.text_len()).sum();
-        let starts = offsets(head_len, &children);
+        let starts = offsets(head_len, children.iter().map(|c| c.len()));
         Tree {
             head,
             children: Arc::new(children),
             starts: Arc::new(starts),
+            source: None,
             root: OnceLock::from(root),
+            index: OnceLock::new(),
+        }
+    }
+
+    /// The tree of a valid file from its top-level items as the checking
+    /// parse noted them: the tokens between items are made at once, the
+    /// items' trees when they are needed.
+    pub fn lazy(source: Arc<str>, items: &[TopItem]) -> Tree {
+        let text: &str = &source;
+        let mut head = Vec::new();
+        let mut at = 0;
+        if text.starts_with('\u{feff}') {
+            head.push(NodeOrToken::Token(GreenToken::new(BOM.into(), "\u{feff}")));
+            at = '\u{feff}'.len_utf8();
+        }
+        let mut children = Vec::with_capacity(items.len());
+        let mut starts = Vec::with_capacity(items.len() + 1);
+        for item in items {
+            push_tokens(text, at, item.start as usize, &mut children, &mut starts);
+            starts.push(TextSize::from(item.start));
+            children.push(Child {
+                green: OnceLock::new(),
+                lazy: Some(Lazy {
+                    position: children.len() as u32,
+                    item: *item,
+                }),
+            });
+            at = item.end as usize;
+        }
+        push_tokens(text, at, text.len(), &mut children, &mut starts);
+        starts.push(TextSize::of(text));
+        Tree {
+            head,
+            children: Arc::new(children),
+            starts: Arc::new(starts),
+            source: Some(source),
+            root: OnceLock::new(),
             index: OnceLock::new(),
         }
     }
@@ -61,7 +132,8 @@ impl Tree {
     /// The rowan root.
     pub fn root(&self) -> &GreenNode {
         self.root.get_or_init(|| {
-            let body = GreenNode::new(BODY.into(), self.children.iter().cloned());
+            self.build_all();
+            let body = GreenNode::new(BODY.into(), (0..self.len()).map(|i| self.child(i).clone()));
             let mut all = self.head.clone();
             all.push(NodeOrToken::Node(body));
             GreenNode::new(CONFIG_FILE.into(), all)
@@ -73,9 +145,88 @@ impl Tree {
         self.children.len()
     }
 
-    /// The top-level children.
-    pub fn children(&self) -> &[GreenElement] {
-        &self.children
+    /// The `i`-th top-level child (its tree is built if it was not).
+    pub fn child(&self, i: usize) -> &GreenElement {
+        let child = &self.children[i];
+        if let Some(green) = child.green.get() {
+            return green;
+        }
+        let lazy = child.lazy.expect("a child without a tree comes from the text");
+        match self.build_alone(&lazy) {
+            Some(green) => child.green.get_or_init(|| green),
+            None => {
+                self.build_all();
+                child.green.get().expect("every child is built")
+            }
+        }
+    }
+
+    /// What the `i`-th child is (its node or token kind), without
+    /// building it.
+    pub fn kind(&self, i: usize) -> rowan::SyntaxKind {
+        let child = &self.children[i];
+        match (child.green.get(), child.lazy) {
+            (Some(green), _) => green.kind(),
+            (None, Some(lazy)) => lazy.item.kind.into(),
+            (None, None) => unreachable!("a child has a tree or comes from the text"),
+        }
+    }
+
+    /// The key the index finds the `i`-th child by, without building it.
+    fn key(&self, i: usize) -> Option<Key> {
+        let child = &self.children[i];
+        match (child.green.get(), child.lazy, &self.source) {
+            (Some(green), _, _) => Key::of(green),
+            (None, Some(lazy), Some(source)) => Key::of_head(source, &lazy.item),
+            _ => None,
+        }
+    }
+
+    /// The tree of a lazy item, parsed from its text alone (`None` if
+    /// that does not give the one item it is in the file).
+    fn build_alone(&self, lazy: &Lazy) -> Option<GreenElement> {
+        let source = self.source.as_deref()?;
+        let text = source.get(lazy.item.start as usize..lazy.item.end as usize)?;
+        let parse = crate::parse(text);
+        if !parse.errors().is_empty() {
+            return None;
+        }
+        let body = parse.body()?;
+        let green = body.syntax().green();
+        let mut children = green.children();
+        match (children.next(), children.next()) {
+            (Some(only), None) if only.kind() == lazy.item.kind.into() => Some(only.to_owned()),
+            _ => None,
+        }
+    }
+
+    /// Builds the trees of every lazy child at once, from a parse of the
+    /// whole text.
+    fn build_all(&self) {
+        let pending = self
+            .children
+            .iter()
+            .any(|c| c.green.get().is_none() && c.lazy.is_some());
+        let Some(source) = self.source.as_deref().filter(|_| pending) else {
+            return;
+        };
+        let parse = crate::parse(source);
+        let Some(body) = parse.body() else {
+            return;
+        };
+        let parsed: Vec<GreenElement> = body
+            .syntax()
+            .green()
+            .children()
+            .map(|c| c.to_owned())
+            .collect();
+        for child in self.children.iter() {
+            if let (None, Some(lazy)) = (child.green.get(), child.lazy)
+                && let Some(green) = parsed.get(lazy.position as usize)
+            {
+                let _ = child.green.set(green.clone());
+            }
+        }
     }
 
     /// The range of the `i`-th child.
@@ -86,13 +237,13 @@ impl Tree {
     /// The index of the top-level items.
     pub fn index(&self) -> &Index {
         self.index
-            .get_or_init(|| Arc::new(Index::build(&self.children)))
+            .get_or_init(|| Arc::new(Index::from_keys((0..self.len()).map(|i| self.key(i)))))
     }
 
     /// The children `lo..hi` as a file of their own (with the tokens
     /// before the body when `lo` is 0), and where it starts in the file.
     pub fn part(&self, lo: usize, hi: usize) -> (GreenNode, TextSize) {
-        let body = GreenNode::new(BODY.into(), self.children[lo..hi].iter().cloned());
+        let body = GreenNode::new(BODY.into(), (lo..hi).map(|i| self.child(i).clone()));
         let mut all = if lo == 0 {
             self.head.clone()
         } else {
@@ -123,10 +274,12 @@ impl Tree {
         if lo == 0 {
             self.head = head;
         }
-        if let Some(index) = self.index.get_mut() {
-            let old_keys: Vec<Option<Key>> = self.children[lo..hi].iter().map(Key::of).collect();
+        if self.index.get().is_some() {
+            let old_keys: Vec<Option<Key>> = (lo..hi).map(|i| self.key(i)).collect();
             let new_keys: Vec<Option<Key>> = new.iter().map(Key::of).collect();
-            Arc::make_mut(index).replace(lo, &old_keys, &new_keys);
+            if let Some(index) = self.index.get_mut() {
+                Arc::make_mut(index).replace(lo, &old_keys, &new_keys);
+            }
         }
         let count = new.len();
         let start = if lo == 0 {
@@ -134,10 +287,10 @@ impl Tree {
         } else {
             self.starts[lo]
         };
-        let new_starts = offsets(start, &new);
+        let new_starts = offsets(start, new.iter().map(|e| e.text_len()));
         let old_end = self.starts[hi];
         let new_end = new_starts[count];
-        Arc::make_mut(&mut self.children).splice(lo..hi, new);
+        Arc::make_mut(&mut self.children).splice(lo..hi, new.into_iter().map(Child::built));
         let starts = Arc::make_mut(&mut self.starts);
         starts.splice(lo..=hi, new_starts);
         if new_end != old_end {
@@ -149,13 +302,51 @@ impl Tree {
     }
 }
 
-/// The start of each element after `start`, then the end of the last.
-fn offsets(start: TextSize, elements: &[GreenElement]) -> Vec<TextSize> {
-    let mut out = Vec::with_capacity(elements.len() + 1);
+impl Child {
+    /// The length of the child's text.
+    fn len(&self) -> TextSize {
+        match (self.green.get(), self.lazy) {
+            (Some(green), _) => green.text_len(),
+            (None, Some(lazy)) => TextSize::from(lazy.item.end - lazy.item.start),
+            (None, None) => TextSize::from(0),
+        }
+    }
+}
+
+/// Adds the tokens of `text[from..to]` (what lies between top-level
+/// items: spaces, newlines, comments) as children of their own.
+fn push_tokens(
+    text: &str,
+    from: usize,
+    to: usize,
+    children: &mut Vec<Child>,
+    starts: &mut Vec<TextSize>,
+) {
+    if from >= to {
+        return;
+    }
+    let lexed = crate::lexer::tokenize(&text[from..to]);
+    let mut at = from;
+    for token in &lexed.tokens {
+        let end = at + token.len as usize;
+        starts.push(TextSize::from(at as u32));
+        children.push(Child::built(NodeOrToken::Token(GreenToken::new(
+            token.kind.into(),
+            &text[at..end],
+        ))));
+        at = end;
+    }
+    crate::lexer::recycle(lexed.tokens);
+}
+
+/// The start of each element after `start` (given their lengths), then
+/// the end of the last.
+fn offsets(start: TextSize, lengths: impl ExactSizeIterator<Item = TextSize>) -> Vec<TextSize> {
+    let mut out = Vec::with_capacity(lengths.len() + 1);
     let mut at = start;
     out.push(at);
-    for e in elements {
-        at += e.text_len();
+    for len in lengths {
+        at += len;
         out.push(at);
     }
     out
@@ -167,6 +358,80 @@ mod tests {
     use crate::syntax_kind::SyntaxNode;
 
     const TEXT: &str = "\u{feff}a = 1\n\nb {\n  c = 2\n}\n# d\n";
+
+    /// Checks that the lazy tree of `text` has the children of its full
+    /// parse: the same ranges and keys before any is built, and each
+    /// built from its own text alone.
+    pub(crate) fn assert_lazy_matches(text: &str) {
+        let checked = crate::parser::parse_top_level(text);
+        if !checked.errors.is_empty() {
+            return;
+        }
+        let parse = crate::parse(text);
+        let full: Vec<GreenElement> = parse
+            .body()
+            .unwrap()
+            .syntax()
+            .green()
+            .children()
+            .map(|c| c.to_owned())
+            .collect();
+        let tree = Tree::lazy(Arc::from(text), &checked.items);
+        assert_eq!(tree.len(), full.len(), "children of {text:?}");
+        let mut at = TextSize::of(&text[..tree.head.iter().map(|e| usize::from(e.text_len())).sum()]);
+        for (i, element) in full.iter().enumerate() {
+            assert_eq!(tree.range(i), TextRange::at(at, element.text_len()), "range {i} of {text:?}");
+            at += element.text_len();
+            assert_eq!(tree.kind(i), element.kind(), "kind {i} of {text:?}");
+            assert_eq!(tree.key(i), Key::of(element), "key {i} of {text:?}");
+        }
+        for (i, element) in full.iter().enumerate() {
+            if let Some(lazy) = tree.children[i].lazy {
+                assert_eq!(tree.build_alone(&lazy).as_ref(), Some(element), "item {i} of {text:?}");
+            }
+            assert_eq!(tree.child(i), element, "child {i} of {text:?}");
+        }
+        assert_eq!(tree.root(), parse.green());
+        // All at once.
+        let all = Tree::lazy(Arc::from(text), &checked.items);
+        assert_eq!(all.root(), parse.green());
+    }
+
+    #[test]
+    fn lazy_children_are_the_parsed_ones() {
+        for text in [
+            "",
+            "\n",
+            TEXT,
+            "\u{feff}",
+            "\u{feff}# c\n\n  a = 1 # x\n/* c */\n\n\nb \"x\\u0079\" y \"\" {\n  c = <<EOT\n}\nEOT\n}\n\n// end",
+            "# above\na = 1\n# detached\n\nb = {\n  c = [\n    1,\n  ]\n}\r\nc = \"${\"\\\"\"}\"",
+            "a { b = 1 }\nc \"$${x}\" \"%%{y}\" {}\n  d = 2",
+        ] {
+            assert_lazy_matches(text);
+        }
+    }
+
+    #[test]
+    fn lazy_children_of_the_corpus_are_the_parsed_ones() {
+        let Ok(dir) = std::env::var("HCLWRIGHT_CORPUS") else {
+            eprintln!("HCLWRIGHT_CORPUS is not set: the corpus is not checked");
+            return;
+        };
+        let mut stack = vec![std::path::PathBuf::from(dir)];
+        let mut files = 0;
+        while let Some(path) = stack.pop() {
+            if path.is_dir() {
+                for entry in std::fs::read_dir(&path).unwrap() {
+                    stack.push(entry.unwrap().path());
+                }
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                assert_lazy_matches(&text);
+                files += 1;
+            }
+        }
+        assert!(files > 0);
+    }
 
     #[test]
     fn the_root_is_rebuilt_as_parsed() {

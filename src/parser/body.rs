@@ -7,7 +7,7 @@ use rustc_hash::FxHasher;
 
 use text_size::TextRange;
 
-use super::{Parser, expr, template};
+use super::{Parser, TopItem, expr, template};
 use crate::syntax_kind::SyntaxKind::*;
 
 /// `ConfigFile = Body`, with an optional byte order mark first.
@@ -249,6 +249,30 @@ pub(super) fn skip_detached_lines<const B: bool>(p: &mut Parser<'_, B>) {
 /// Parses an attribute or block whose name is the next content token.
 /// Returns the attribute's name and name range for the redefinition check.
 fn item<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t str, TextRange)> {
+    let start = p.offset;
+    let noted = !in_block && p.top.is_some();
+    let found = item_at(p, in_block);
+    if noted {
+        let (name_start, name_end) = p.top_name;
+        let kind = p.top_kind;
+        let head_end = if kind == BLOCK { p.head_end } else { name_end };
+        let end = p.offset;
+        if let Some(top) = &mut p.top {
+            top.push(TopItem {
+                kind,
+                start,
+                end,
+                name_start,
+                name_end,
+                head_end,
+            });
+        }
+    }
+    found
+}
+
+/// [`item`], parsed.
+fn item_at<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t str, TextRange)> {
     let cp = p.builder.checkpoint();
     // Leading indentation and comment lines belong to the item.
     while matches!(p.raw(p.pos), Some(WHITESPACE | COMMENT | NEWLINE)) {
@@ -257,9 +281,15 @@ fn item<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t
     let name_index = p.pos;
     let name = p.text_at(name_index);
     let name_range = p.token_range(name_index);
+    if !in_block {
+        p.top_name = (name_range.start().into(), name_range.end().into());
+    }
     p.bump_raw();
     match p.current() {
         Some(EQ) => {
+            if !in_block {
+                p.top_kind = ATTRIBUTE;
+            }
             p.start_at(cp, ATTRIBUTE);
             attribute_rest(p);
             line_end(p, in_block, "the attribute");
@@ -267,12 +297,18 @@ fn item<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t
             Some((name, name_range))
         }
         Some(IDENT | OPEN_QUOTE | L_BRACE) => {
+            if !in_block {
+                p.top_kind = BLOCK;
+            }
             p.start_at(cp, BLOCK);
             block_rest(p, name, name_range);
             p.finish();
             None
         }
         _ => {
+            if !in_block {
+                p.top_kind = ERROR;
+            }
             p.start_at(cp, ERROR);
             p.error_expected(&format!("`=` or `{{` after `{name}`"));
             let stop: &[_] = if in_block { &[R_BRACE] } else { &[] };
@@ -329,6 +365,10 @@ fn block_rest<const B: bool>(p: &mut Parser<'_, B>, name: &str, name_range: Text
         p.recover_line(&[]);
         p.eat(NEWLINE);
         return;
+    }
+    if p.depth == 0 {
+        // A top-level block: where its labels end, for the index.
+        p.head_end = p.current_range().start().into();
     }
     p.bump();
     if p.depth >= super::MAX_DEPTH {

@@ -91,6 +91,53 @@ pub(crate) fn parse_text(
     (green, errors, deepest)
 }
 
+/// A top-level attribute or block as the checking parse saw it: enough
+/// to build its tree later from its text alone, and to index it by name
+/// and labels without a tree (see `document::tree`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TopItem {
+    /// `ATTRIBUTE` or `BLOCK` (`ERROR` for a broken line).
+    pub kind: SyntaxKind,
+    /// Where the item starts (its leading comment lines included) and
+    /// ends (after its newline).
+    pub start: u32,
+    pub end: u32,
+    /// The name's range.
+    pub name_start: u32,
+    pub name_end: u32,
+    /// Where a block's labels end (its `{`); the name's end for an
+    /// attribute.
+    pub head_end: u32,
+}
+
+/// A configuration file checked without building its tree: the errors,
+/// the top-level items and the deepest nesting.
+pub(crate) struct TopLevel {
+    pub errors: Vec<SyntaxError>,
+    pub items: Vec<TopItem>,
+    pub deepest: u32,
+}
+
+/// Checks `text` as a configuration file like [`parse_text`] without a
+/// tree, noting where each top-level item is.
+pub(crate) fn parse_top_level(text: &str) -> TopLevel {
+    let lexed = tokenize_with(
+        text,
+        LexOptions {
+            start: StartMode::Config,
+            upstream_compat: false,
+        },
+    );
+    let (_, errors, tokens, deepest, items) =
+        parse_tokens_with::<false>(text, lexed, Entry::File, Some(Vec::new()));
+    crate::lexer::recycle(tokens);
+    TopLevel {
+        errors,
+        items: items.unwrap_or_default(),
+        deepest,
+    }
+}
+
 /// [`parse_text`] of a configuration file from the tokens of
 /// [`tokenize`](crate::lexer::tokenize), for callers that look at the
 /// tokens before deciding whether they need a tree; also gives the tokens
@@ -115,6 +162,25 @@ fn parse_tokens<const B: bool>(
     lexed: Lexed,
     entry: Entry,
 ) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>, u32) {
+    let (green, errors, tokens, deepest, _) = parse_tokens_with::<B>(text, lexed, entry, None);
+    (green, errors, tokens, deepest)
+}
+
+/// The tree and errors of [`parse_tokens`], the tokens, the deepest
+/// nesting, and the top-level items when `top` is given (a list to fill).
+#[allow(clippy::type_complexity)]
+fn parse_tokens_with<const B: bool>(
+    text: &str,
+    lexed: Lexed,
+    entry: Entry,
+    top: Option<Vec<TopItem>>,
+) -> (
+    Option<GreenNode>,
+    Vec<SyntaxError>,
+    Vec<Token>,
+    u32,
+    Option<Vec<TopItem>>,
+) {
     let mut p = Parser {
         text,
         tokens: &lexed.tokens,
@@ -130,6 +196,10 @@ fn parse_tokens<const B: bool>(
         lex_error_starts: lexed.errors.iter().map(|e| e.offset).collect(),
         last_error_start: None,
         lines: None,
+        top,
+        head_end: 0,
+        top_name: (0, 0),
+        top_kind: ERROR,
     };
     for e in &lexed.errors {
         p.errors.push(SyntaxError::new(
@@ -150,7 +220,8 @@ fn parse_tokens<const B: bool>(
     errors.dedup_by(|a, b| a.range == b.range && a.message == b.message);
     SyntaxError::fill_positions(&mut errors, text);
     let deepest = p.deepest;
-    (green, errors, lexed.tokens, deepest)
+    let top = p.top;
+    (green, errors, lexed.tokens, deepest, top)
 }
 
 /// The parser state; `B` is true when a tree is built.
@@ -185,6 +256,13 @@ pub(crate) struct Parser<'t, const B: bool> {
     /// Line starts, made the first time a message names a position (so
     /// that many such messages take linear time, not quadratic).
     lines: Option<LineIndex<'t>>,
+    /// The top-level items met, when they are being noted.
+    top: Option<Vec<TopItem>>,
+    /// Where the labels of the last top-level block ended.
+    head_end: u32,
+    /// The name of the last top-level item, and what it is.
+    top_name: (u32, u32),
+    top_kind: SyntaxKind,
 }
 
 impl<'t, const B: bool> Parser<'t, B> {
