@@ -72,11 +72,6 @@ impl Parse {
         SyntaxNode::new_root(self.green.clone())
     }
 
-    /// The deepest nesting of the text, in levels.
-    pub(crate) fn deepest(&self) -> u32 {
-        self.deepest
-    }
-
     /// The green (immutable, shareable) root.
     pub fn green(&self) -> &GreenNode {
         &self.green

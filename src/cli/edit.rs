@@ -367,7 +367,8 @@ pub fn get(args: GetArgs) -> i32 {
     }
     report((|| {
         let opened = open(&args.file)?;
-        for item in opened.doc.get_all(args.address.as_str())? {
+        let address = Address::parse(&args.address)?;
+        for item in opened.doc.get_all_detached(&address)? {
             print_source_text(opened.stand_ins, &format!("{}\n", shown(&item)));
         }
         Ok(())
@@ -392,7 +393,9 @@ pub fn set(args: SetArgs) -> i32 {
         let mut opened = open(&args.file)?;
         if args.if_exists {
             // The not-found error (exit 1), and nothing written.
-            opened.doc.get_all(args.address.as_str())?;
+            opened
+                .doc
+                .get_all_detached(&Address::parse(&args.address)?)?;
         }
         opened
             .doc
@@ -427,7 +430,7 @@ pub fn mv(args: MvArgs) -> i32 {
         // never renamed.
         let is_block = opened
             .doc
-            .get_all(&address)
+            .get_all_detached(&address)
             .is_ok_and(|items| items.iter().any(|i| matches!(i, Item::Block(_))));
         if is_block {
             opened.doc.move_block(&address, args.new_name.as_str())?;

@@ -27,7 +27,9 @@ impl Target {
     pub fn of(doc: &Document, container: &Container) -> Option<Target> {
         match container {
             // A part of a file does not know the whole top level.
-            Container::Root if doc.cuts.is_some() => None,
+            // A part of a file does not know the whole top level, unless
+            // it was told its layout.
+            Container::Root if doc.cuts.is_some() && doc.top_layout.is_none() => None,
             Container::Root => Some(Target {
                 block: None,
                 body: Some(doc.body()),
@@ -77,8 +79,10 @@ pub(crate) fn insert_into_body(
 ) -> Result<Replacement, EditError> {
     let root = doc.syntax();
     let items = target.items();
+    let top_layout = doc.top_layout.as_ref().filter(|_| target.block.is_none());
     let unit = match &target.block {
         Some(b) => unit_for_block(&root, b),
+        None if let Some(top) = top_layout => top.unit.clone(),
         None => items
             .iter()
             .filter_map(|i| match i {
@@ -89,6 +93,7 @@ pub(crate) fn insert_into_body(
             .map_or_else(|| "  ".to_string(), |b| unit_for_block(&root, b)),
     };
     let indent = match (items.first(), &target.block) {
+        (_, None) if let Some(top) = top_layout => top.indent.clone(),
         (Some(item), _) => line_indent(&root, core_start(item.syntax())),
         (None, Some(block)) => line_indent(&root, core_start(block.syntax())) + &unit,
         (None, None) => String::new(),

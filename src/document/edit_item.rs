@@ -92,7 +92,36 @@ impl Document {
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
         let value = value.into();
+        if let Some(anchor) = self.new_top_item_anchor(&address, &value, &placement) {
+            return self.scoped_insert(anchor, |doc| doc.set_at(&address, &value, &placement));
+        }
         self.scoped(&address, |doc| doc.set_at(&address, &value, &placement))
+    }
+
+    /// When `set_with` creates a new top-level item (the address's first
+    /// name is not in the file) next to an item that the index and the
+    /// kinds of the top-level children tell without building their
+    /// trees: that item.
+    fn new_top_item_anchor(
+        &self,
+        address: &Address,
+        value: &Value,
+        placement: &Placement,
+    ) -> Option<usize> {
+        self.absent_at_top(address)?;
+        let is_block = create::body_item(None, address.steps(), &value.to_source())
+            .ok()?
+            .is_block;
+        match placement {
+            Placement::Default if !is_block => self
+                .top_items()
+                .rev()
+                .find(|&i| self.tree.kind(i) == crate::syntax_kind::SyntaxKind::ATTRIBUTE.into())
+                .or_else(|| self.top_items().next()),
+            Placement::Default | Placement::Last => self.top_items().next_back(),
+            Placement::First => self.top_items().next(),
+            _ => None,
+        }
     }
 
     /// [`Document::set_with`] on this document.

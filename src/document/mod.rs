@@ -124,6 +124,9 @@ pub struct Document {
     /// [`crate::Parse`]'s drop): a deeply nested tree is freed on a stack
     /// of its own.
     deepest: u32,
+    /// For a part of a file that gets a new top-level item: the layout
+    /// of the whole file's top level.
+    top_layout: Option<scope::TopLayout>,
 }
 
 impl Drop for Document {
@@ -184,6 +187,7 @@ impl Document {
             crlf,
             cuts: None,
             deepest: checked.deepest,
+            top_layout: None,
         })
     }
 
@@ -250,7 +254,57 @@ impl Document {
         A: IntoAddress,
     {
         let address = address.into_address()?;
+        if let Some(absent) = self.absent_at_top(&address) {
+            return Err(absent);
+        }
         resolve::resolve_all_hinted(&self.body(), &address, self.top_hint(&address).as_ref())
+    }
+
+    /// [`Document::get_all`] for reading the items' text and values
+    /// only: when one top-level item alone can hold them, they are looked
+    /// for in a tree of that item alone, detached from the file, so that
+    /// the tree of the rest of a large file is never built. Their text,
+    /// values and comments are those of the file; their positions
+    /// ([`Item::core_range`], ranges of their syntax) are then counted
+    /// from the start of their top-level item.
+    ///
+    /// ```
+    /// let doc = hclwright::Document::parse("a = 1\nb {\n  c = [2, 3]\n}\n").unwrap();
+    /// let items = doc.get_all_detached("b.c[1]").unwrap();
+    /// assert_eq!(items[0].text(), "3");
+    /// assert!(doc.get_all_detached("d").unwrap_err().is_not_found());
+    /// ```
+    pub fn get_all_detached<A>(&self, address: A) -> Result<Vec<Item>, EditError>
+    where
+        A: IntoAddress,
+    {
+        let address = address.into_address()?;
+        let address = &address;
+        if let Some(absent) = self.absent_at_top(address) {
+            return Err(absent);
+        }
+        if let Some(part) = self.only_part(address)
+            && let Ok(items) = resolve::resolve_all_hinted(&part.body(), address, None)
+        {
+            return Ok(items);
+        }
+        // Not found there: the whole file tells how much of the address
+        // matched.
+        self.get_all(address)
+    }
+
+    /// The not-found error for an address whose first name no top-level
+    /// attribute or block has, known from the index alone.
+    fn absent_at_top(&self, address: &Address) -> Option<EditError> {
+        match address.steps().first() {
+            Some(Step::Name(name)) if !self.tree.index().has_name(name) => {
+                Some(EditError::NotFound {
+                    address: address.to_string(),
+                    matched: String::new(),
+                })
+            }
+            _ => None,
+        }
     }
 
     /// True when `address` matches at least one item.
@@ -272,6 +326,9 @@ impl Document {
 
     /// The items `address` designates (all matches when it has `*`).
     pub(crate) fn resolve(&self, address: &Address) -> Result<Vec<Item>, EditError> {
+        if let Some(absent) = self.absent_at_top(address) {
+            return Err(absent);
+        }
         resolve::resolve_hinted(&self.body(), address, self.top_hint(address).as_ref())
     }
 

@@ -21,6 +21,8 @@ use text_size::{TextRange, TextSize};
 
 use super::Document;
 use super::address::Address;
+use super::edit_block::{core_start, unit_for_block};
+use super::layout::line_indent;
 use super::error::EditError;
 use super::resolve::matches_top;
 use super::tracker::Tracker;
@@ -32,6 +34,16 @@ const MARGIN: usize = 2;
 /// At most this many more children on each side; past that, the whole
 /// document is edited.
 const MAX_EXTRA: usize = 64;
+
+/// How the whole file's top level is laid out, for a part of it that
+/// gets a new top-level item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TopLayout {
+    /// The indentation of the first top-level item's line.
+    pub indent: String,
+    /// The indentation unit of the first block with content.
+    pub unit: String,
+}
 
 /// What a part knows about where it was cut from the file.
 #[derive(Clone, Copy, Debug, Default)]
@@ -69,6 +81,81 @@ impl Document {
         op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
     ) -> Option<T> {
         let item = only_top_match(&self.tree, address)?;
+        self.edit_part_around(item, None, op)
+    }
+
+    /// Runs `op`, which creates a new top-level item placed next to the
+    /// top-level child `anchor`, on the part of the document around that
+    /// child when it can, else on the whole document.
+    pub(crate) fn scoped_insert<T>(
+        &mut self,
+        anchor: usize,
+        mut op: impl FnMut(&mut Document) -> Result<T, EditError>,
+    ) -> Result<T, EditError> {
+        if self.cuts.is_none()
+            && !tests::whole_only()
+            && let Some(layout) = self.top_layout()
+            && let Some(done) = self.edit_part_around(anchor, Some(layout), &mut op)
+        {
+            return Ok(done);
+        }
+        op(self)
+    }
+
+    /// The top-level children (positions) that are attributes or blocks.
+    pub(crate) fn top_items(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
+        (0..self.tree.len()).filter(|&i| {
+            let kind = self.tree.kind(i);
+            kind == ATTRIBUTE.into() || kind == BLOCK.into()
+        })
+    }
+
+    /// How the top level is laid out, from its first item and its first
+    /// block with content (each looked at alone): what a new top-level
+    /// item takes (see `edit_block::insert_into_body`).
+    fn top_layout(&self) -> Option<TopLayout> {
+        let first = self.top_items().next()?;
+        let alone = self.item_alone(first);
+        let item = alone.body().items().next()?;
+        let indent = line_indent(&alone.syntax(), core_start(item.syntax()));
+        let mut unit = "  ".to_string();
+        for i in self.top_items() {
+            if self.tree.kind(i) != BLOCK.into() {
+                continue;
+            }
+            let alone = self.item_alone(i);
+            if let Some(block) = alone.body().blocks().next()
+                && block.body().and_then(|b| b.items().next()).is_some()
+            {
+                unit = unit_for_block(&alone.syntax(), &block);
+                break;
+            }
+        }
+        Some(TopLayout { indent, unit })
+    }
+
+    /// The top-level child `i` as a document of its own (for reading).
+    fn item_alone(&self, i: usize) -> Document {
+        let (green, _) = self.tree.part(i, i + 1);
+        let text = green.to_string();
+        Document {
+            tree: Tree::new(green),
+            tracker: Tracker::new(text),
+            crlf: self.crlf,
+            cuts: Some(Cuts::default()),
+            deepest: self.deepest,
+            top_layout: None,
+        }
+    }
+
+    /// The edit on the part around the top-level child `item`; `None`
+    /// when it has to run on the whole file.
+    fn edit_part_around<T>(
+        &mut self,
+        item: usize,
+        top_layout: Option<TopLayout>,
+        op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
+    ) -> Option<T> {
         let (lo, hi) = bounds(&self.tree, item)?;
         let (green, base) = self.tree.part(lo, hi);
         let text = green.to_string();
@@ -85,6 +172,7 @@ impl Document {
             crlf: self.crlf,
             cuts: Some(cuts),
             deepest: self.deepest,
+            top_layout,
         };
         let done = op(&mut part).ok()?;
         if part.cuts.is_some_and(|c| c.crossed) {
@@ -129,6 +217,7 @@ impl Document {
             crlf: self.crlf,
             cuts: Some(Cuts::default()),
             deepest: self.deepest,
+            top_layout: None,
         })
     }
 }
@@ -461,7 +550,71 @@ mod tests {
                 parts += usize::from(same_both_ways(text, &what, &op));
             }
         }
-        parts
+        parts + check_top_inserts(text)
+    }
+
+    /// The edits that create a new top-level item.
+    fn top_inserts() -> Vec<(String, Op)> {
+        let mut out: Vec<(String, Op)> = Vec::new();
+        out.push(("new attribute".into(), Box::new(|d| d.set("zz_new", 7))));
+        out.push((
+            "new object".into(),
+            Box::new(|d| d.set("zz_obj", Value::object([("k", 1), ("longer_key", 2)]))),
+        ));
+        out.push((
+            "new nested".into(),
+            Box::new(|d| d.set("terraform_new.required.x", "v")),
+        ));
+        out.push((
+            "new last".into(),
+            Box::new(|d| d.set_with("zz_last", 1, Placement::Last)),
+        ));
+        out.push((
+            "new first".into(),
+            Box::new(|d| d.set_with("zz_first", 1, Placement::First)),
+        ));
+        out
+    }
+
+    /// The edits of [`top_inserts`] on `text`, both ways; returns how
+    /// many used a part.
+    fn check_top_inserts(text: &str) -> usize {
+        top_inserts()
+            .iter()
+            .map(|(what, op)| usize::from(same_both_ways(text, what, op)))
+            .sum()
+    }
+
+    #[test]
+    fn new_top_level_items_on_parts_are_what_the_whole_file_gives() {
+        let mut parts = 0;
+        for text in FILES {
+            parts += check_top_inserts(text);
+        }
+        assert!(parts >= 20, "only {parts} edits on a part");
+        let Ok(dir) = std::env::var("HCLWRIGHT_CORPUS") else {
+            eprintln!("HCLWRIGHT_CORPUS is not set: the corpus is not edited");
+            return;
+        };
+        let invalid = std::fs::read_to_string(std::path::Path::new(&dir).join("INVALID.txt"))
+            .unwrap_or_default();
+        let mut stack = vec![std::path::PathBuf::from(dir)];
+        let (mut files, mut parts) = (0, 0);
+        while let Some(path) = stack.pop() {
+            if path.is_dir() {
+                for entry in std::fs::read_dir(&path).unwrap() {
+                    stack.push(entry.unwrap().path());
+                }
+            } else if let Ok(text) = std::fs::read_to_string(&path)
+                && path.extension().is_some_and(|e| e != "txt")
+                && !invalid.lines().any(|l| !l.is_empty() && path.ends_with(l.trim()))
+                && Document::parse(&text).is_ok()
+            {
+                files += 1;
+                parts += check_top_inserts(&text);
+            }
+        }
+        assert!(files > 2000 && parts > files * 3, "{parts} parts in {files} files");
     }
 
     const FILES: &[&str] = &[
