@@ -59,6 +59,8 @@ fn round_trip(path: &Path, text: &str, from: &str, to: &str) -> usize {
     let context = format!("{}: {from} -> {to}", path.display());
     common::assert_edits_inside_matches(&forward, &parse.syntax(), &renamed, &context);
     let new_text = apply_edits(text, &renamed.edits).unwrap();
+    // Item by item, without the whole tree: the same edits.
+    assert_eq!(forward.apply_text(text), renamed, "{context}: apply_text differs");
     // The document API renames the same way, and nothing else.
     let mut doc = hclwright::Document::parse(text).unwrap();
     assert_eq!(

@@ -245,7 +245,7 @@ fn prefix_plan(args: &RenameArgs, rename: &Rename, files: &[(usize, SourceFile)]
         let renamed = if is_json_file_name(&file.path.to_string_lossy()) {
             hclwright::json::rename(&hclwright::json::parse(&file.text), rename)
         } else {
-            rename.apply(&hclwright::parse(&file.text).syntax())
+            rename.apply_text(&file.text)
         };
         references += renamed.matches;
         if !renamed.edits.is_empty() {

@@ -144,6 +144,48 @@ impl Rename {
         self.apply_excluding(node, &[])
     }
 
+    /// [`Rename::apply`] on a configuration file's text, one top-level
+    /// item at a time: only the items whose text holds the pattern's
+    /// root name are parsed, each alone, so that the tree of a large file
+    /// is never built whole. Ranges are in the text's coordinates. A text
+    /// with syntax errors is parsed whole, as [`Rename::apply`] takes it.
+    ///
+    /// ```
+    /// let rename = hclwright::refs::Rename::parse("var.a", "var.b").unwrap();
+    /// let renamed = rename.apply_text("x = 1\ny = var.a + 1\nz = [for a in var.a : a]\n");
+    /// assert_eq!(renamed.matches, 2);
+    /// assert_eq!(renamed.edits[0].range, text_size::TextRange::new(14.into(), 15.into()));
+    /// ```
+    pub fn apply_text(&self, text: &str) -> Renamed {
+        let checked = crate::parser::parse_top_level(text);
+        if !checked.errors.is_empty() {
+            return self.apply(&crate::parse(text).syntax());
+        }
+        let root = self.from.root();
+        let mut edits = Vec::new();
+        let mut matches = 0;
+        for item in &checked.items {
+            let Some(item_text) = text.get(item.start as usize..item.end as usize) else {
+                continue;
+            };
+            // A reference starts with its root name.
+            if !item_text.contains(root) {
+                continue;
+            }
+            let renamed = self.apply(&crate::parse(item_text).syntax());
+            matches += renamed.matches;
+            let offset = TextSize::from(item.start);
+            edits.extend(renamed.edits.into_iter().map(|e| TextEdit {
+                range: e.range + offset,
+                new_text: e.new_text,
+            }));
+        }
+        Renamed {
+            edits: normalize(edits),
+            matches,
+        }
+    }
+
     /// Like [`Rename::apply`], skipping references whose root lies inside
     /// one of the `excluded` ranges.
     pub(crate) fn apply_excluding(&self, node: &SyntaxNode, excluded: &[TextRange]) -> Renamed {
