@@ -60,7 +60,11 @@ fn round_trip(path: &Path, text: &str, from: &str, to: &str) -> usize {
     common::assert_edits_inside_matches(&forward, &parse.syntax(), &renamed, &context);
     let new_text = apply_edits(text, &renamed.edits).unwrap();
     // Item by item, without the whole tree: the same edits.
-    assert_eq!(forward.apply_text(text), renamed, "{context}: apply_text differs");
+    assert_eq!(
+        forward.apply_text(text),
+        renamed,
+        "{context}: apply_text differs"
+    );
     // The document API renames the same way, and nothing else.
     let mut doc = hclwright::Document::parse(text).unwrap();
     assert_eq!(

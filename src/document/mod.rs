@@ -55,14 +55,20 @@
 //!
 //! # Large files
 //!
-//! An edit at an address that leads into one top-level item costs about
-//! the same in a 10 MB file as in a small one (tens of microseconds): the
-//! top-level items are indexed by name and labels, and the edit is done
-//! on that item and its neighbours alone, then put back. The rowan tree
-//! of the whole file ([`Document::syntax`], [`Document::body`]) is built
-//! again only when asked for after an edit. Addresses with a `*` among
-//! the first name and labels, and edits of the top level itself (such as
-//! appending a top-level block), work on the whole file.
+//! [`Document::parse`] checks the text without building its tree and
+//! notes where each top-level item is; the tree of an item is built from
+//! its own text the first time an edit or a read needs it, and the tree
+//! of the whole file ([`Document::syntax`], [`Document::body`]) only when
+//! asked for. An edit at an address that leads into one top-level item
+//! costs about the same in a 10 MB file as in a small one (tens of
+//! microseconds after the check): the top-level items are indexed by name
+//! and labels, and the edit is done on that item and its neighbours
+//! alone, then put back; so is a new top-level item, next to the item it
+//! follows. [`Document::get_all_detached`] reads one item the same way.
+//! Addresses with a `*` among the first name and labels, and other edits
+//! of the top level itself, work on the whole file, as does an edit next
+//! to lines whose `=` may be aligned with it as far as the part would
+//! reach (a long run of one-line attributes).
 
 mod address;
 mod comments;

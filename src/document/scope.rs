@@ -22,8 +22,8 @@ use text_size::{TextRange, TextSize};
 use super::Document;
 use super::address::Address;
 use super::edit_block::{core_start, unit_for_block};
-use super::layout::line_indent;
 use super::error::EditError;
+use super::layout::line_indent;
 use super::resolve::matches_top;
 use super::tracker::Tracker;
 use super::tree::{GreenElement, Tree};
@@ -555,25 +555,25 @@ mod tests {
 
     /// The edits that create a new top-level item.
     fn top_inserts() -> Vec<(String, Op)> {
-        let mut out: Vec<(String, Op)> = Vec::new();
-        out.push(("new attribute".into(), Box::new(|d| d.set("zz_new", 7))));
-        out.push((
-            "new object".into(),
-            Box::new(|d| d.set("zz_obj", Value::object([("k", 1), ("longer_key", 2)]))),
-        ));
-        out.push((
-            "new nested".into(),
-            Box::new(|d| d.set("terraform_new.required.x", "v")),
-        ));
-        out.push((
-            "new last".into(),
-            Box::new(|d| d.set_with("zz_last", 1, Placement::Last)),
-        ));
-        out.push((
-            "new first".into(),
-            Box::new(|d| d.set_with("zz_first", 1, Placement::First)),
-        ));
-        out
+        vec![
+            ("new attribute".into(), Box::new(|d| d.set("zz_new", 7))),
+            (
+                "new object".into(),
+                Box::new(|d| d.set("zz_obj", Value::object([("k", 1), ("longer_key", 2)]))),
+            ),
+            (
+                "new nested".into(),
+                Box::new(|d| d.set("terraform_new.required.x", "v")),
+            ),
+            (
+                "new last".into(),
+                Box::new(|d| d.set_with("zz_last", 1, Placement::Last)),
+            ),
+            (
+                "new first".into(),
+                Box::new(|d| d.set_with("zz_first", 1, Placement::First)),
+            ),
+        ]
     }
 
     /// The edits of [`top_inserts`] on `text`, both ways; returns how
@@ -607,14 +607,19 @@ mod tests {
                 }
             } else if let Ok(text) = std::fs::read_to_string(&path)
                 && path.extension().is_some_and(|e| e != "txt")
-                && !invalid.lines().any(|l| !l.is_empty() && path.ends_with(l.trim()))
+                && !invalid
+                    .lines()
+                    .any(|l| !l.is_empty() && path.ends_with(l.trim()))
                 && Document::parse(&text).is_ok()
             {
                 files += 1;
                 parts += check_top_inserts(&text);
             }
         }
-        assert!(files > 2000 && parts > files * 3, "{parts} parts in {files} files");
+        assert!(
+            files > 2000 && parts > files * 3,
+            "{parts} parts in {files} files"
+        );
     }
 
     const FILES: &[&str] = &[
@@ -693,7 +698,8 @@ mod tests {
             assert_eq!(a, b, "step {k}");
             assert_eq!(on_parts.to_string(), on_whole.to_string(), "step {k}");
             let fresh = super::super::index::Index::from_keys(
-                (0..on_parts.tree.len()).map(|i| super::super::index::Key::of(on_parts.tree.child(i))),
+                (0..on_parts.tree.len())
+                    .map(|i| super::super::index::Key::of(on_parts.tree.child(i))),
             );
             for address in ["r.t.b0", "r.t.b5.a", "s.t.b6", "x", "r.t.b2", "r.t.b10"] {
                 let steps = Address::parse(address).unwrap();

@@ -151,7 +151,9 @@ impl Tree {
         if let Some(green) = child.green.get() {
             return green;
         }
-        let lazy = child.lazy.expect("a child without a tree comes from the text");
+        let lazy = child
+            .lazy
+            .expect("a child without a tree comes from the text");
         match self.build_alone(&lazy) {
             Some(green) => child.green.get_or_init(|| green),
             None => {
@@ -378,16 +380,25 @@ mod tests {
             .collect();
         let tree = Tree::lazy(Arc::from(text), &checked.items);
         assert_eq!(tree.len(), full.len(), "children of {text:?}");
-        let mut at = TextSize::of(&text[..tree.head.iter().map(|e| usize::from(e.text_len())).sum()]);
+        let mut at =
+            TextSize::of(&text[..tree.head.iter().map(|e| usize::from(e.text_len())).sum()]);
         for (i, element) in full.iter().enumerate() {
-            assert_eq!(tree.range(i), TextRange::at(at, element.text_len()), "range {i} of {text:?}");
+            assert_eq!(
+                tree.range(i),
+                TextRange::at(at, element.text_len()),
+                "range {i} of {text:?}"
+            );
             at += element.text_len();
             assert_eq!(tree.kind(i), element.kind(), "kind {i} of {text:?}");
             assert_eq!(tree.key(i), Key::of(element), "key {i} of {text:?}");
         }
         for (i, element) in full.iter().enumerate() {
             if let Some(lazy) = tree.children[i].lazy {
-                assert_eq!(tree.build_alone(&lazy).as_ref(), Some(element), "item {i} of {text:?}");
+                assert_eq!(
+                    tree.build_alone(&lazy).as_ref(),
+                    Some(element),
+                    "item {i} of {text:?}"
+                );
             }
             assert_eq!(tree.child(i), element, "child {i} of {text:?}");
         }

@@ -272,7 +272,10 @@ fn item<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t
 }
 
 /// [`item`], parsed.
-fn item_at<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t str, TextRange)> {
+fn item_at<'t, const B: bool>(
+    p: &mut Parser<'t, B>,
+    in_block: bool,
+) -> Option<(&'t str, TextRange)> {
     let cp = p.builder.checkpoint();
     // Leading indentation and comment lines belong to the item.
     while matches!(p.raw(p.pos), Some(WHITESPACE | COMMENT | NEWLINE)) {
