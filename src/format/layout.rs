@@ -7,7 +7,7 @@ use super::align::align;
 use super::indent::Indenter;
 use super::lines::{Line, LineScan};
 use super::spacing::Spacer;
-use super::tokens::{Tok, TokenView};
+use super::tokens::{Tok, TokenView, original_spaces, ws_before};
 use crate::diff::TextEdit;
 use crate::scratch;
 use crate::syntax_kind::SyntaxKind;
@@ -102,7 +102,7 @@ impl<'a> Layout<'a> {
     pub fn line_range(&self, i: usize) -> (u32, u32) {
         let line = &self.lines[i];
         let toks = &self.view.toks;
-        (toks[line.first()].ws, toks[line.end() - 1].end)
+        (ws_before(toks, line.first()), toks[line.end() - 1].end)
     }
 
     /// Lays out every line canonically, as upstream does; the whitespace at
@@ -142,8 +142,8 @@ impl<'a> Layout<'a> {
                 start_cells(line, indent, &mut self.spaces);
                 set[tokens].fill(true);
             } else {
-                for (space, tok) in self.spaces[tokens.clone()].iter_mut().zip(&toks[tokens]) {
-                    *space = tok.original_spaces();
+                for (i, space) in tokens.clone().zip(&mut self.spaces[tokens]) {
+                    *space = original_spaces(toks, i);
                 }
             }
         }
@@ -210,9 +210,10 @@ impl<'a> Layout<'a> {
         };
         let toks = &self.view.toks;
         for (i, (tok, &spaces)) in toks.iter().zip(&self.spaces).enumerate() {
-            if !stays(tok.ws, tok.start, spaces) && self.set.contains(i) {
+            let ws = ws_before(toks, i);
+            if !stays(ws, tok.start, spaces) && self.set.contains(i) {
                 f(Change {
-                    from: tok.ws,
+                    from: ws,
                     to: tok.start,
                     spaces,
                 })?;

@@ -141,8 +141,21 @@ pub fn format_with(text: &str, options: &FormatOptions) -> Result<String, Format
 pub fn is_formatted(text: &str, options: &FormatOptions) -> Result<bool, FormatError> {
     Ok(match lay_out(text, options)? {
         Planned::Layout(layout) => layout.is_unchanged(),
+        // The layout changes only whitespace: when the normalizations
+        // changed more, the text cannot be the result.
+        Planned::Normalized(normalized) if !same_but_whitespace(&normalized, text) => false,
         Planned::Normalized(normalized) => format_valid(&normalized) == text,
     })
+}
+
+/// True when `a` and `b` are the same once every space, tab, carriage
+/// return and newline is taken out (compared byte by byte, without a
+/// copy of either).
+fn same_but_whitespace(a: &str, b: &str) -> bool {
+    let significant = |c: &u8| !matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    a.bytes()
+        .filter(significant)
+        .eq(b.bytes().filter(significant))
 }
 
 /// What [`format_with`] writes, before it is written.
@@ -308,3 +321,29 @@ impl fmt::Display for FormatError {
 }
 
 impl std::error::Error for FormatError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whitespace_alone_is_not_a_difference() {
+        assert!(same_but_whitespace("a = 1\n", "a=1"));
+        assert!(same_but_whitespace("", " \t\r\n"));
+        assert!(!same_but_whitespace("a = \"${x}\"\n", "a = x\n"));
+        assert!(!same_but_whitespace("ab", "a"));
+    }
+
+    #[test]
+    fn a_text_the_normalizations_change_is_not_formatted() {
+        let options = FormatOptions::terraform();
+        for text in [
+            "a = \"${var.x}\"\n",
+            "module foo {\n}\n",
+            "variable \"v\" {\n  type = \"string\"\n}\n",
+        ] {
+            assert_eq!(is_formatted(text, &options), Ok(false), "{text:?}");
+            assert_ne!(format_with(text, &options).unwrap(), text);
+        }
+    }
+}

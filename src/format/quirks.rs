@@ -69,7 +69,7 @@ pub(crate) fn follow_upstream_scanner(toks: &mut Vec<Tok>, text: &str) -> bool {
                         end: tok.end - 1,
                         ..tok
                     });
-                    out.push(invalid(tok.end - 1, tok.end - 1, tok.end));
+                    out.push(invalid(tok.end - 1, tok.end));
                     next = i + 1;
                 }
                 Fix::CutAt(at) => {
@@ -79,9 +79,9 @@ pub(crate) fn follow_upstream_scanner(toks: &mut Vec<Tok>, text: &str) -> bool {
                             end: at,
                             ..tok
                         });
-                        out.push(invalid(at, at, text.len() as u32));
+                        out.push(invalid(at, text.len() as u32));
                     } else {
-                        out.push(invalid(tok.ws, at, text.len() as u32));
+                        out.push(invalid(at, text.len() as u32));
                     }
                     next = toks.len();
                     cut = true;
@@ -129,10 +129,9 @@ fn find_fixes(toks: &[Tok], src: &[u8]) -> Vec<(usize, Fix)> {
     fixes
 }
 
-fn invalid(ws: u32, start: u32, end: u32) -> Tok {
+fn invalid(start: u32, end: u32) -> Tok {
     Tok {
         kind: ERROR_TOKEN,
-        ws,
         start,
         end,
         ends_line: false,

@@ -19,13 +19,12 @@ thread_local! {
 }
 use crate::syntax_kind::SyntaxKind::{self, *};
 
-/// One token: its kind and where its text and the whitespace before it lie.
+/// One token: its kind and where its text lies. The whitespace before it
+/// starts where the token before it ends (see [`ws_before`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Tok {
     /// The kind; a line comment merged with its newline stays `COMMENT`.
     pub kind: SyntaxKind,
-    /// Byte offset where the whitespace before the token starts.
-    pub ws: u32,
     /// Byte offset where the token text starts.
     pub start: u32,
     /// Byte offset just past the token text.
@@ -39,24 +38,34 @@ impl Tok {
     /// A value to fill buffers with before the tokens are written.
     const PLACEHOLDER: Tok = Tok {
         kind: ERROR_TOKEN,
-        ws: 0,
         start: 0,
         end: 0,
         ends_line: false,
     };
-
-    /// Length in bytes of the original whitespace before the token (what
-    /// upstream calls "spaces before": a tab or a BOM byte counts as one).
-    #[inline]
-    pub fn original_spaces(&self) -> u32 {
-        self.start - self.ws
-    }
 
     /// The token text.
     #[inline]
     pub fn text<'a>(&self, src: &'a str) -> &'a str {
         &src[self.start as usize..self.end as usize]
     }
+}
+
+/// Byte offset where the whitespace before `toks[i]` starts: the end of
+/// the token before it (only whitespace lies between tokens), or the start
+/// of the text.
+#[inline]
+pub(crate) fn ws_before(toks: &[Tok], i: usize) -> u32 {
+    match i.checked_sub(1) {
+        Some(prev) => toks[prev].end,
+        None => 0,
+    }
+}
+
+/// Length in bytes of the original whitespace before `toks[i]` (what
+/// upstream calls "spaces before": a tab or a BOM byte counts as one).
+#[inline]
+pub(crate) fn original_spaces(toks: &[Tok], i: usize) -> u32 {
+    toks[i].start - ws_before(toks, i)
 }
 
 /// The tokens of a text, plus the whitespace after the last one.
@@ -141,7 +150,6 @@ impl TokenView {
                     let Some(slot) = slots.next() else { break };
                     *slot = Tok {
                         kind,
-                        ws: prev_end,
                         start,
                         end: offset,
                         ends_line: kind == NEWLINE,
@@ -184,7 +192,14 @@ pub(super) mod tests {
         let view = TokenView::new(text);
         view.toks
             .iter()
-            .map(|t| (t.kind, t.text(text).to_string(), t.original_spaces()))
+            .enumerate()
+            .map(|(i, t)| {
+                (
+                    t.kind,
+                    t.text(text).to_string(),
+                    original_spaces(&view.toks, i),
+                )
+            })
             .collect()
     }
 

@@ -103,10 +103,12 @@ pub fn tokenize_with(text: &str, options: LexOptions) -> Lexed {
         src: text.as_bytes(),
         text,
         pos: 0,
-        // About one token per 4.6 bytes on average, but up to one per 2.5
-        // in some files: reserving for one per 2 bytes avoids copying the
-        // vector as it grows.
-        tokens: scratch::take(&TOKENS, text.len() / 2 + 16),
+        // About one token per 4.6 bytes on average, but up to one per
+        // byte (`[1,1,1,…]`): reserving for one per byte means the vector
+        // is never copied as it grows. Only the pages written to are ever
+        // resident, so the reservation beyond them costs address space,
+        // not memory.
+        tokens: scratch::take(&TOKENS, text.len() + 16),
         errors: Vec::new(),
         modes: Vec::new(),
         braces: 0,
