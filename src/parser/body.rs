@@ -284,13 +284,14 @@ fn item_at<'t, const B: bool>(
     let name_index = p.pos;
     let name = p.text_at(name_index);
     let name_range = p.token_range(name_index);
-    if !in_block {
+    let noted = !in_block && p.top.is_some();
+    if noted {
         p.top_name = (name_range.start().into(), name_range.end().into());
     }
     p.bump_raw();
     match p.current() {
         Some(EQ) => {
-            if !in_block {
+            if noted {
                 p.top_kind = ATTRIBUTE;
             }
             p.start_at(cp, ATTRIBUTE);
@@ -300,7 +301,7 @@ fn item_at<'t, const B: bool>(
             Some((name, name_range))
         }
         Some(IDENT | OPEN_QUOTE | L_BRACE) => {
-            if !in_block {
+            if noted {
                 p.top_kind = BLOCK;
             }
             p.start_at(cp, BLOCK);
@@ -309,7 +310,7 @@ fn item_at<'t, const B: bool>(
             None
         }
         _ => {
-            if !in_block {
+            if noted {
                 p.top_kind = ERROR;
             }
             p.start_at(cp, ERROR);
@@ -369,7 +370,7 @@ fn block_rest<const B: bool>(p: &mut Parser<'_, B>, name: &str, name_range: Text
         p.eat(NEWLINE);
         return;
     }
-    if p.depth == 0 {
+    if p.depth == 0 && p.top.is_some() {
         // A top-level block: where its labels end, for the index.
         p.head_end = p.current_range().start().into();
     }
