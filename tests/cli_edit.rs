@@ -584,3 +584,45 @@ fn comment_get_set_rm() {
     );
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The token-dense and item-dense shapes of the pathological inputs
+/// (`scripts/bench-memory/run.sh` measures them at 10 MB): every editing
+/// command gives what it gives on a small file.
+#[test]
+fn editing_commands_on_token_dense_and_item_dense_files() {
+    let list = format!("[{}]", "1,".repeat(200_000));
+    let dense = format!("a = {list}\n");
+    let attrs: String = (0..20_000).map(|i| format!("a{i} = {i}\n")).collect();
+    let dir = common::TempDir::new(&[("dense.tf", &dense), ("attrs.tf", &attrs)]);
+    let path = dir.path();
+    // The outputs are large: compared without printing them.
+    let expect = |args: &[&str], code: i32, expected: &str| {
+        let o = run(path, args, "");
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", err(&o));
+        assert!(out(&o) == expected, "{args:?}: unexpected output");
+    };
+
+    expect(&["get", "a", "dense.tf"], 0, &format!("{list}\n"));
+    // The new attribute joins the `=` group of `a`, which is realigned.
+    expect(
+        &["set", "zz_new", "7", "dense.tf"],
+        0,
+        &format!("a      = {list}\nzz_new = 7\n"),
+    );
+    expect(&["rm", "a", "dense.tf"], 0, "");
+    expect(&["rename", "var.x", "var.y", "dense.tf"], 1, "");
+
+    expect(&["get", "a19999", "attrs.tf"], 0, "19999\n");
+    expect(&["get", "a", "attrs.tf"], 1, "");
+    expect(
+        &["set", "zz_new", "7", "attrs.tf"],
+        0,
+        &format!("{attrs}zz_new = 7\n"),
+    );
+    expect(
+        &["set", "a10000", "x", "attrs.tf"],
+        0,
+        &attrs.replace("a10000 = 10000\n", "a10000 = x\n"),
+    );
+    expect(&["rm", "a5", "attrs.tf"], 0, &attrs.replace("a5 = 5\n", ""));
+}

@@ -129,6 +129,22 @@ impl Tree {
         }
     }
 
+    /// A copy whose lazy items are built apart from this tree's (for
+    /// checks that must not build this tree's items), and not counted.
+    #[cfg(debug_assertions)]
+    pub fn detached(&self) -> Tree {
+        let copy = Tree {
+            children: Arc::new((*self.children).clone()),
+            root: OnceLock::new(),
+            index: OnceLock::new(),
+            ..self.clone()
+        };
+        let counted = counts::get();
+        copy.root();
+        counts::set(counted);
+        copy
+    }
+
     /// The rowan root.
     pub fn root(&self) -> &GreenNode {
         self.root.get_or_init(|| {
@@ -189,6 +205,7 @@ impl Tree {
     fn build_alone(&self, lazy: &Lazy) -> Option<GreenElement> {
         let source = self.source.as_deref()?;
         let text = source.get(lazy.item.start as usize..lazy.item.end as usize)?;
+        counts::built_alone();
         let parse = crate::parse(text);
         if !parse.errors().is_empty() {
             return None;
@@ -212,6 +229,7 @@ impl Tree {
         let Some(source) = self.source.as_deref().filter(|_| pending) else {
             return;
         };
+        counts::built_all();
         let parse = crate::parse(source);
         let Some(body) = parse.body() else {
             return;
@@ -354,6 +372,48 @@ fn offsets(start: TextSize, lengths: impl ExactSizeIterator<Item = TextSize>) ->
     out
 }
 
+/// How many trees were built, for tests that check that an edit builds
+/// only what it needs.
+#[cfg(test)]
+pub(crate) mod counts {
+    use std::cell::Cell;
+
+    thread_local! {
+        static ALONE: Cell<usize> = const { Cell::new(0) };
+        static ALL: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub fn built_alone() {
+        ALONE.set(ALONE.get() + 1);
+    }
+
+    pub fn built_all() {
+        ALL.set(ALL.get() + 1);
+    }
+
+    /// The items built alone and the whole trees built so far on this
+    /// thread.
+    pub fn get() -> (usize, usize) {
+        (ALONE.get(), ALL.get())
+    }
+
+    /// Puts back counts that [`get`] gave.
+    pub fn set((alone, all): (usize, usize)) {
+        ALONE.set(alone);
+        ALL.set(all);
+    }
+}
+
+#[cfg(not(test))]
+mod counts {
+    pub fn built_alone() {}
+    pub fn built_all() {}
+    #[cfg(debug_assertions)]
+    pub fn get() {}
+    #[cfg(debug_assertions)]
+    pub fn set(_: ()) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,6 +466,54 @@ mod tests {
         // All at once.
         let all = Tree::lazy(Arc::from(text), &checked.items);
         assert_eq!(all.root(), parse.green());
+    }
+
+    /// Runs `f` on `doc` and returns the items it built alone and the
+    /// whole trees it built.
+    fn builds<T>(
+        doc: &mut crate::Document,
+        f: impl FnOnce(&mut crate::Document) -> T,
+    ) -> (T, usize, usize) {
+        let (alone, all) = counts::get();
+        let out = f(doc);
+        let (alone_after, all_after) = counts::get();
+        (out, alone_after - alone, all_after - all)
+    }
+
+    #[test]
+    fn edits_build_only_the_items_they_need() {
+        let text: String = (0..5000)
+            .map(|i| format!("# block {i}\nb{i} \"l\" {{\n  x = {i}\n}}\n\n"))
+            .collect();
+        let mut doc = crate::Document::parse(&text).unwrap();
+        // Reading one item: that item alone.
+        let (items, alone, all) = builds(&mut doc, |d| d.get_all_detached("b2500.l.x").unwrap());
+        assert_eq!(items[0].value_text().as_deref(), Some("2500"));
+        assert_eq!((alone, all), (1, 0));
+        // A name no item has: nothing.
+        let (err, alone, all) = builds(&mut doc, |d| d.get_all_detached("nope.x").unwrap_err());
+        assert!(err.is_not_found());
+        assert_eq!((alone, all), (0, 0));
+        // An edit inside one item, a removal, a new top-level item: the
+        // items around each, never the whole file.
+        let (done, alone, all) = builds(&mut doc, |d| d.set("b1000.l.x", 7));
+        done.unwrap();
+        assert!(alone <= 5 && all == 0, "{alone} {all}");
+        let (done, alone, all) = builds(&mut doc, |d| d.remove("b10.l"));
+        done.unwrap();
+        assert!(alone <= 5 && all == 0, "{alone} {all}");
+        let (done, alone, all) = builds(&mut doc, |d| d.set("zz_new", 1));
+        done.unwrap();
+        assert!(alone <= 5 && all == 0, "{alone} {all}");
+        let edits = doc.text_edits();
+        assert_eq!(edits.len(), 3, "{edits:?}");
+        assert_eq!(edits[2].new_text, "7");
+        assert!(doc.to_string().starts_with("zz_new = 1\n\n# block 0\n"));
+        assert!(!doc.to_string().contains("b10 \"l\""));
+        // The whole tree, when asked for: one parse of the rest.
+        let (_, _, all) = builds(&mut doc, |d| d.syntax());
+        assert_eq!(all, 1);
+        doc.check_consistency();
     }
 
     #[test]
