@@ -398,6 +398,7 @@ pub(crate) mod counts {
     }
 
     /// Puts back counts that [`get`] gave.
+    #[cfg(debug_assertions)]
     pub fn set((alone, all): (usize, usize)) {
         ALONE.set(alone);
         ALL.set(all);
