@@ -33,13 +33,15 @@ measure() { # FILE ARGS… -> "seconds kilobytes"
   tail -n 1 "$dir/time"
 }
 
-printf '%-10s %-24s %8s %9s %9s %10s\n' file command seconds peak_MB x_input x_check
+printf '%-10s %-30s %8s %9s %9s %10s\n' file command seconds peak_MB x_input x_check
 for name in corpus dense attrs; do
   file=$dir/$name.tf
   [ -f "$file" ] || continue
   size=$(wc -c < "$file")
   check_s=
-  for cmd in "check" "fmt -check" "fmt --profile hclfmt -check" "get a" "set zz_new 7" "rm a" "rename var.x var.y"; do
+  # `fmt -write=false -list=false` formats and prints the result (to
+  # /dev/null), as `fmt` does when it writes, without changing the file.
+  for cmd in "check" "fmt -check" "fmt --profile hclfmt -check" "fmt -write=false -list=false" "get a" "set zz_new 7" "rm a" "rename var.x var.y"; do
     # shellcheck disable=SC2086
     set -- $cmd
     result=$(cd "$dir" && measure "$file" "$@" "$name.tf")
@@ -48,7 +50,7 @@ for name in corpus dense attrs; do
     [ -n "$check_s" ] || check_s=$secs
     awk -v f="$name.tf" -v c="$cmd" -v s="$secs" -v k="$kb" -v n="$size" -v base="$check_s" 'BEGIN {
       ratio = (base > 0) ? s / base : 0
-      printf "%-10s %-24s %8.2f %9.1f %9.1f %10.1f\n", f, c, s, k / 1000, k * 1000 / n, ratio
+      printf "%-10s %-30s %8.2f %9.1f %9.1f %10.1f\n", f, c, s, k / 1000, k * 1000 / n, ratio
     }'
   done
 done

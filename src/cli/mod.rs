@@ -118,6 +118,9 @@ pub fn run(args: Vec<OsString>) -> i32 {
             return code;
         }
     };
+    if !matches!(cli.command, Command::Lsp(_)) {
+        crate::give_freed_memory_back_at_once();
+    }
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Dump(args) => dump::run(args),

@@ -80,7 +80,9 @@ impl<'a> Layout<'a> {
         Layout::with_view(src, TokenView::from_valid_tokens(src, tokens))
     }
 
-    fn with_view(src: &'a str, view: TokenView) -> Layout<'a> {
+    /// A layout of `src` from its tokens, viewed as the formatter views
+    /// them.
+    pub(crate) fn with_view(src: &'a str, view: TokenView) -> Layout<'a> {
         let (lines, spaces) = space_lines(&view.toks, src);
         Layout {
             src,

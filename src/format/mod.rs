@@ -187,21 +187,28 @@ fn lay_out<'a>(text: &'a str, options: &FormatOptions) -> Result<Planned<'a>, Fo
     // The tree is built one run of top-level items at a time, so that a
     // large file never holds its whole tree.
     let normalized = needs_tree.then(|| terraform::normalize_by_items(text, &tokens));
-    match normalized {
-        // The normalizations are built to keep the file valid; should one
-        // ever not, the file keeps its original content.
-        Some(normalized) if normalized != text && crate::syntax_errors(&normalized).is_empty() => {
+    let view = match normalized.filter(|n| n != text) {
+        Some(normalized) => {
+            // The tokens of the text are not needed to check the new one.
             crate::lexer::recycle(tokens);
-            Ok(Planned::Normalized(normalized))
+            // The normalizations are built to keep the file valid; should
+            // one ever not, the file keeps its original content.
+            if crate::syntax_errors(&normalized).is_empty() {
+                return Ok(Planned::Normalized(normalized));
+            }
+            tokens::TokenView::new_valid(text)
         }
         // Only the layout changes; the tokens are already there.
-        _ => {
-            let mut layout = Layout::from_valid_tokens(text, &tokens);
+        None => {
+            let view = tokens::TokenView::from_valid_tokens(text, &tokens);
+            // Given back before the layout's own vectors are made.
             crate::lexer::recycle(tokens);
-            layout.format_all();
-            Ok(Planned::Layout(layout))
+            view
         }
-    }
+    };
+    let mut layout = Layout::with_view(text, view);
+    layout.format_all();
+    Ok(Planned::Layout(layout))
 }
 
 /// The layout step of [`format_with`] alone: formats `text`, which must
