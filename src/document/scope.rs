@@ -135,7 +135,7 @@ impl Document {
     }
 
     /// The top-level child `i` as a document of its own (for reading).
-    fn item_alone(&self, i: usize) -> Document {
+    pub(crate) fn item_alone(&self, i: usize) -> Document {
         let (green, _) = self.tree.part(i, i + 1);
         let text = green.to_string();
         Document {
@@ -209,16 +209,7 @@ impl Document {
     /// only one does, as a document of its own (for reading).
     pub(crate) fn only_part(&self, address: &Address) -> Option<Document> {
         let item = only_top_match(&self.tree, address)?;
-        let (green, _) = self.tree.part(item, item + 1);
-        let text = green.to_string();
-        Some(Document {
-            tree: Tree::new(green),
-            tracker: Tracker::new(text),
-            crlf: self.crlf,
-            cuts: Some(Cuts::default()),
-            deepest: self.deepest,
-            top_layout: None,
-        })
+        Some(self.item_alone(item))
     }
 }
 
