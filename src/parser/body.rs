@@ -8,7 +8,7 @@ use rustc_hash::FxHasher;
 use text_size::TextRange;
 
 use super::{Parser, TopItem, expr, template};
-use crate::syntax_kind::SyntaxKind::*;
+use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// `ConfigFile = Body`, with an optional byte order mark first.
 pub(super) fn file<const B: bool>(p: &mut Parser<'_, B>) {
@@ -250,32 +250,36 @@ pub(super) fn skip_detached_lines<const B: bool>(p: &mut Parser<'_, B>) {
 /// Returns the attribute's name and name range for the redefinition check.
 fn item<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t str, TextRange)> {
     let start = p.offset;
-    let noted = !in_block && p.top.is_some();
-    let found = item_at(p, in_block);
-    if noted {
-        let (name_start, name_end) = p.top_name;
-        let kind = p.top_kind;
-        let head_end = if kind == BLOCK { p.head_end } else { name_end };
-        let end = p.offset;
-        if let Some(top) = &mut p.top {
-            top.push(TopItem {
-                kind,
-                start,
-                end,
-                name_start,
-                name_end,
-                head_end,
-            });
-        }
+    let parsed = item_at(p, in_block);
+    if !in_block && let Some(top) = &mut p.top {
+        let name = parsed.name_range;
+        top.push(TopItem {
+            kind: parsed.kind,
+            start,
+            end: p.offset,
+            name_start: name.start().into(),
+            name_end: name.end().into(),
+            head_end: if parsed.kind == BLOCK {
+                p.head_end
+            } else {
+                name.end().into()
+            },
+        });
     }
-    found
+    parsed.attribute
+}
+
+/// What [`item_at`] parsed.
+struct ParsedItem<'t> {
+    /// `ATTRIBUTE`, `BLOCK` or `ERROR`.
+    kind: SyntaxKind,
+    name_range: TextRange,
+    /// An attribute's name and its range.
+    attribute: Option<(&'t str, TextRange)>,
 }
 
 /// [`item`], parsed.
-fn item_at<'t, const B: bool>(
-    p: &mut Parser<'t, B>,
-    in_block: bool,
-) -> Option<(&'t str, TextRange)> {
+fn item_at<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> ParsedItem<'t> {
     let cp = p.builder.checkpoint();
     // Leading indentation and comment lines belong to the item.
     while matches!(p.raw(p.pos), Some(WHITESPACE | COMMENT | NEWLINE)) {
@@ -284,43 +288,35 @@ fn item_at<'t, const B: bool>(
     let name_index = p.pos;
     let name = p.text_at(name_index);
     let name_range = p.token_range(name_index);
-    let noted = !in_block && p.top.is_some();
-    if noted {
-        p.top_name = (name_range.start().into(), name_range.end().into());
-    }
     p.bump_raw();
-    match p.current() {
+    let (kind, attribute) = match p.current() {
         Some(EQ) => {
-            if noted {
-                p.top_kind = ATTRIBUTE;
-            }
             p.start_at(cp, ATTRIBUTE);
             attribute_rest(p);
             line_end(p, in_block, "the attribute");
             p.finish();
-            Some((name, name_range))
+            (ATTRIBUTE, Some((name, name_range)))
         }
         Some(IDENT | OPEN_QUOTE | L_BRACE) => {
-            if noted {
-                p.top_kind = BLOCK;
-            }
             p.start_at(cp, BLOCK);
             block_rest(p, name, name_range);
             p.finish();
-            None
+            (BLOCK, None)
         }
         _ => {
-            if noted {
-                p.top_kind = ERROR;
-            }
             p.start_at(cp, ERROR);
             p.error_expected(&format!("`=` or `{{` after `{name}`"));
             let stop: &[_] = if in_block { &[R_BRACE] } else { &[] };
             p.recover_line(stop);
             p.eat(NEWLINE);
             p.finish();
-            None
+            (ERROR, None)
         }
+    };
+    ParsedItem {
+        kind,
+        name_range,
+        attribute,
     }
 }
 

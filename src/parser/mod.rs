@@ -198,8 +198,6 @@ fn parse_tokens_with<const B: bool>(
         lines: None,
         top,
         head_end: 0,
-        top_name: (0, 0),
-        top_kind: ERROR,
     };
     for e in &lexed.errors {
         p.errors.push(SyntaxError::new(
@@ -258,11 +256,9 @@ pub(crate) struct Parser<'t, const B: bool> {
     lines: Option<LineIndex<'t>>,
     /// The top-level items met, when they are being noted.
     top: Option<Vec<TopItem>>,
-    /// Where the labels of the last top-level block ended.
+    /// Where the labels of the last top-level block ended (noted only
+    /// with `top`).
     head_end: u32,
-    /// The name of the last top-level item, and what it is.
-    top_name: (u32, u32),
-    top_kind: SyntaxKind,
 }
 
 impl<'t, const B: bool> Parser<'t, B> {
