@@ -303,12 +303,10 @@ impl Document {
     /// attribute or block has, known from the index alone.
     fn absent_at_top(&self, address: &Address) -> Option<EditError> {
         match address.steps().first() {
-            Some(Step::Name(name)) if !self.tree.index().has_name(name) => {
-                Some(EditError::NotFound {
-                    address: address.to_string(),
-                    matched: String::new(),
-                })
-            }
+            Some(Step::Name(name)) if !self.tree.has_name(name) => Some(EditError::NotFound {
+                address: address.to_string(),
+                matched: String::new(),
+            }),
             _ => None,
         }
     }
@@ -340,7 +338,7 @@ impl Document {
 
     /// The top-level children `address` can match, from the index.
     fn top_hint(&self, address: &Address) -> Option<resolve::TopHint> {
-        let candidates = self.tree.index().candidates(address.steps())?;
+        let candidates = self.tree.candidates(address.steps())?;
         Some(resolve::TopHint {
             children: candidates
                 .into_iter()

@@ -216,7 +216,7 @@ impl Document {
 /// The one top-level child that the first steps of `address` match.
 fn only_top_match(tree: &Tree, address: &Address) -> Option<usize> {
     let steps = address.steps();
-    let candidates = tree.index().candidates(steps)?;
+    let candidates = tree.candidates(steps)?;
     let mut found = None;
     for i in candidates {
         let i = i as usize;

@@ -7,12 +7,14 @@
 //! top-level item replaces one entry, and the rowan root is built only
 //! when the tree is asked for, then kept until the next edit.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 use text_size::{TextRange, TextSize};
 
-use super::index::{Index, Key};
+use super::address::Step;
+use super::index::{Index, Key, first_ident};
 use crate::ast::AstNode;
 use crate::parser::TopItem;
 use crate::syntax_kind::SyntaxKind::*;
@@ -61,6 +63,22 @@ pub(crate) struct Tree {
     root: OnceLock<GreenNode>,
     /// The index of the top-level items, built on demand.
     index: OnceLock<Arc<Index>>,
+    /// How many look-ups were answered without the index.
+    scans: Scans,
+}
+
+/// Look-ups made by going through the children before the index is built
+/// (a command makes a few; a program making many edits gets the index).
+const SCANS: u32 = 4;
+
+/// A count of look-ups, copied with the tree.
+#[derive(Debug, Default)]
+struct Scans(AtomicU32);
+
+impl Clone for Scans {
+    fn clone(&self) -> Scans {
+        Scans(AtomicU32::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 impl Tree {
@@ -89,6 +107,7 @@ impl Tree {
             source: None,
             root: OnceLock::from(root),
             index: OnceLock::new(),
+            scans: Scans::default(),
         }
     }
 
@@ -126,6 +145,7 @@ impl Tree {
             source: Some(source),
             root: OnceLock::new(),
             index: OnceLock::new(),
+            scans: Scans::default(),
         }
     }
 
@@ -252,6 +272,60 @@ impl Tree {
     /// The range of the `i`-th child.
     pub fn range(&self, i: usize) -> TextRange {
         TextRange::new(self.starts[i], self.starts[i + 1])
+    }
+
+    /// The top-level children that can match the first steps of an
+    /// address (see [`Index::candidates`]). The first few look-ups in a
+    /// tree (as many as one command makes) go through the children,
+    /// comparing names in place and making the keys of the children so
+    /// named only; the index of every child is built for the next ones.
+    pub fn candidates(&self, steps: &[Step]) -> Option<Vec<u32>> {
+        match steps.first() {
+            Some(Step::Name(name)) if self.may_scan() => {
+                Index::from_keys((0..self.len()).map(|i| {
+                    (self.name(i) == Some(name.as_str()))
+                        .then(|| self.key(i))
+                        .flatten()
+                }))
+                .candidates(steps)
+            }
+            _ => self.index().candidates(steps),
+        }
+    }
+
+    /// True when a top-level attribute or block has this name (or type).
+    pub fn has_name(&self, name: &str) -> bool {
+        if self.may_scan() {
+            (0..self.len()).any(|i| self.name(i) == Some(name))
+        } else {
+            self.index().has_name(name)
+        }
+    }
+
+    /// True when a look-up should go through the children instead of the
+    /// index: while the index is not built, for the first [`SCANS`]
+    /// look-ups.
+    fn may_scan(&self) -> bool {
+        self.index.get().is_none() && self.scans.0.fetch_add(1, Ordering::Relaxed) < SCANS
+    }
+
+    /// The name of the `i`-th child when it is an attribute or a block,
+    /// without building it.
+    fn name(&self, i: usize) -> Option<&str> {
+        let child = &self.children[i];
+        match (child.green.get(), child.lazy, &self.source) {
+            (Some(NodeOrToken::Node(node)), _, _)
+                if node.kind() == ATTRIBUTE.into() || node.kind() == BLOCK.into() =>
+            {
+                first_ident(node)
+            }
+            (None, Some(lazy), Some(source))
+                if lazy.item.kind == ATTRIBUTE || lazy.item.kind == BLOCK =>
+            {
+                source.get(lazy.item.name_start as usize..lazy.item.name_end as usize)
+            }
+            _ => None,
+        }
     }
 
     /// The index of the top-level items.
@@ -518,6 +592,48 @@ mod tests {
         assert_eq!(all, 1);
         #[cfg(debug_assertions)]
         doc.check_consistency();
+    }
+
+    #[test]
+    fn look_ups_without_the_index_find_what_the_index_finds() {
+        let text = "a = 1\n\nresource \"x\" \"web\" {\n}\nresource x \"db\" {\n}\nterraform {\n}\nresource \"x\\u0079\" \"z\" {\n}\nresource \"x\" \"web\" \"extra\" {\n}\n";
+        let checked = crate::parser::parse_top_level(text);
+        for address in [
+            "a",
+            "resource.x.web",
+            "resource.x.web.ami",
+            "resource.x",
+            "resource.xy.z",
+            "resource.*.web",
+            "resource.x[\"web\"]",
+            "terraform.required",
+            "nope.x",
+            "*.x",
+        ] {
+            let steps = crate::document::Address::parse(address).unwrap();
+            let steps = steps.steps();
+            let scanned = Tree::lazy(Arc::from(text), &checked.items);
+            let indexed = Tree::lazy(Arc::from(text), &checked.items);
+            assert_eq!(
+                scanned.candidates(steps),
+                indexed.index().candidates(steps),
+                "{address}"
+            );
+            let name = address.split(['.', '[']).next().unwrap();
+            assert_eq!(
+                scanned.has_name(name),
+                indexed.index().has_name(name),
+                "{address}"
+            );
+        }
+        // After a few look-ups, the index.
+        let tree = Tree::lazy(Arc::from(text), &checked.items);
+        for _ in 0..SCANS {
+            tree.has_name("a");
+        }
+        assert!(tree.index.get().is_none());
+        tree.has_name("a");
+        assert!(tree.index.get().is_some());
     }
 
     #[test]
