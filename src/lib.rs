@@ -28,6 +28,8 @@
 pub mod ast;
 pub mod bump;
 pub mod convert;
+#[cfg(test)]
+mod corpus;
 pub mod diff;
 pub mod document;
 pub mod encoding;

@@ -583,28 +583,15 @@ mod tests {
             parts += check_top_inserts(text);
         }
         assert!(parts >= 20, "only {parts} edits on a part");
-        let Ok(dir) = std::env::var("HCLWRIGHT_CORPUS") else {
-            eprintln!("HCLWRIGHT_CORPUS is not set: the corpus is not edited");
+        let Some(texts) = crate::corpus::texts("new top-level items over the corpus") else {
             return;
         };
-        let invalid = std::fs::read_to_string(std::path::Path::new(&dir).join("INVALID.txt"))
-            .unwrap_or_default();
-        let mut stack = vec![std::path::PathBuf::from(dir)];
         let (mut files, mut parts) = (0, 0);
-        while let Some(path) = stack.pop() {
-            if path.is_dir() {
-                for entry in std::fs::read_dir(&path).unwrap() {
-                    stack.push(entry.unwrap().path());
-                }
-            } else if let Ok(text) = std::fs::read_to_string(&path)
-                && path.extension().is_some_and(|e| e != "txt")
-                && !invalid
-                    .lines()
-                    .any(|l| !l.is_empty() && path.ends_with(l.trim()))
-                && Document::parse(&text).is_ok()
-            {
+        for (_, text) in &texts {
+            // The files the upstream parser rejects are refused here too.
+            if Document::parse(text).is_ok() {
                 files += 1;
-                parts += check_top_inserts(&text);
+                parts += check_top_inserts(text);
             }
         }
         assert!(
@@ -710,43 +697,26 @@ mod tests {
     /// every third file and up to 2 items a file. Needs `HCLWRIGHT_CORPUS`.
     #[test]
     fn parts_over_the_corpus() {
-        let Ok(dir) = std::env::var("HCLWRIGHT_CORPUS") else {
-            eprintln!("note: HCLWRIGHT_CORPUS is not set; skipping the part/whole corpus test");
+        let Some(texts) = crate::corpus::texts("the part/whole corpus test") else {
             return;
         };
-        let dir = std::path::PathBuf::from(dir);
-        if !dir.is_dir() {
-            eprintln!("note: {} is missing; skipping", dir.display());
-            return;
-        }
-        let mut stack = vec![dir];
         let (mut files, mut parts) = (0, 0);
-        while let Some(d) = stack.pop() {
-            for entry in std::fs::read_dir(&d).expect("readable corpus") {
-                let path = entry.expect("entry").path();
-                if path.is_dir() {
-                    stack.push(path);
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(&path) else {
-                    continue;
-                };
-                let Ok(doc) = Document::parse(&text) else {
-                    continue;
-                };
-                files += 1;
-                if cfg!(debug_assertions) && files % 3 != 0 {
-                    continue;
-                }
-                let mut list = Vec::new();
-                addresses(&doc.body(), &[], &mut list);
-                let per_file = if cfg!(debug_assertions) { 2 } else { 12 };
-                let top: Vec<_> = list.into_iter().take(per_file).collect();
-                for (address, is_block) in top {
-                    for (what, op) in ops(&address, is_block) {
-                        let what = format!("{}: {what}", path.display());
-                        parts += usize::from(same_both_ways(&text, &what, &op));
-                    }
+        for (path, text) in &texts {
+            let Ok(doc) = Document::parse(text) else {
+                continue;
+            };
+            files += 1;
+            if cfg!(debug_assertions) && files % 3 != 0 {
+                continue;
+            }
+            let mut list = Vec::new();
+            addresses(&doc.body(), &[], &mut list);
+            let per_file = if cfg!(debug_assertions) { 2 } else { 12 };
+            let top: Vec<_> = list.into_iter().take(per_file).collect();
+            for (address, is_block) in top {
+                for (what, op) in ops(&address, is_block) {
+                    let what = format!("{}: {what}", path.display());
+                    parts += usize::from(same_both_ways(text, &what, &op));
                 }
             }
         }
