@@ -5,7 +5,7 @@
 mod common;
 
 use hclwright::ast::{AstNode, Expr};
-use hclwright::eval::{EvalContext, Module, ModuleInputs, evaluate, evaluate_str};
+use hclwright::eval::{CompiledExpr, EvalContext, Module, ModuleInputs, evaluate, evaluate_str};
 
 #[test]
 fn every_corpus_expression_evaluates_without_panicking() {
@@ -33,6 +33,7 @@ fn every_corpus_expression_evaluates_without_panicking() {
                 continue;
             };
             let result = evaluate(&expr, &ctx);
+            common::same_lowered(&expr, &ctx);
             for d in &result.diagnostics {
                 // Every diagnostic points inside the file.
                 assert!(
@@ -82,6 +83,13 @@ fn deep_nesting_evaluates_on_a_small_stack() {
             assert!(evaluate_str(&templates, &ctx).is_ok());
             assert!(evaluate_str(&negations, &ctx).is_ok());
             assert!(evaluate_str(&sums, &ctx).is_ok());
+            // Lowering recurses with the same guard.
+            for text in [&parens, &templates, &negations, &sums] {
+                let parse = hclwright::parse_expr(text);
+                let expr = parse.syntax().descendants().find_map(Expr::cast).unwrap();
+                let lowered = CompiledExpr::new(&expr).evaluate(&ctx);
+                assert!(lowered.diagnostics.is_empty());
+            }
         })
         .unwrap()
         .join()
@@ -93,6 +101,13 @@ fn deep_nesting_evaluates_on_a_small_stack() {
         .spawn(move || {
             let v = evaluate_str(&tuples, &EvalContext::new()).unwrap();
             assert!(hclwright::eval::console_string(&v).len() > 20_000);
+            let parse = hclwright::parse_expr(&tuples);
+            let expr = parse.syntax().descendants().find_map(Expr::cast).unwrap();
+            let lowered = CompiledExpr::new(&expr).evaluate(&EvalContext::new());
+            assert_eq!(
+                hclwright::eval::console_string(&lowered.value),
+                hclwright::eval::console_string(&v)
+            );
         })
         .unwrap()
         .join()

@@ -5,6 +5,9 @@
 //! by scripts/eval-goldens/record.py): the same text for a value, an
 //! error where terraform gave one.
 
+mod common;
+
+use hclwright::ast::AstNode;
 use hclwright::eval::{EvalContext, console_string, evaluate_str};
 
 struct Case {
@@ -86,4 +89,34 @@ fn matches_terraform_console() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Every golden expression gives the same value and the same diagnostics
+/// (message and range) lowered (`CompiledExpr`) as from its tree.
+#[test]
+fn lowered_expressions_agree_with_the_tree() {
+    let golden = [
+        "fixtures/eval/console/golden.jsonl",
+        "fixtures/eval/functions/golden.jsonl",
+        "fixtures/eval/yaml/golden.jsonl",
+    ]
+    .map(|p| std::fs::read_to_string(p).unwrap())
+    .join("\n");
+    let ctx = EvalContext::new().with_terraform_functions();
+    let mut compared = 0;
+    for line in golden.lines().filter(|l| !l.is_empty()) {
+        let case = case(line);
+        let parse = hclwright::parse_expr(&case.expr);
+        let Some(expr) = parse
+            .syntax()
+            .descendants()
+            .find_map(hclwright::ast::Expr::cast)
+        else {
+            continue;
+        };
+        if common::same_lowered(&expr, &ctx) {
+            compared += 1;
+        }
+    }
+    assert!(compared > 600, "{compared}");
 }

@@ -2,6 +2,7 @@
 //! HCL's diagnostics. A failing part evaluates to an unknown value so that
 //! every problem of an expression is reported, not only the first.
 
+use super::compiled::{Key, Node};
 use super::context::{EvalContext, Lazy};
 use super::convert::{convert, unify};
 use super::diagnostic::Diagnostic;
@@ -211,14 +212,7 @@ impl<'c> Evaluator<'c> {
                 let name = v.name().unwrap_or_default();
                 match self.lookup(&name) {
                     Some(value) => value,
-                    None => {
-                        let detail = format!(
-                            "There is no variable named {}.",
-                            super::display::go_quote(&name)
-                        );
-                        self.error("Unknown variable", detail, trimmed_range(v.syntax()));
-                        DYNAMIC
-                    }
+                    None => self.unknown_variable(&name, v),
                 }
             }
             Expr::Paren(p) => match p.expr() {
@@ -248,7 +242,6 @@ impl<'c> Evaluator<'c> {
         let mut unknown = false;
         for item in o.items() {
             let Some(key) = item.key() else { continue };
-            let key_range = || trimmed_range(key.syntax());
             let key_value = match key.bare_name() {
                 Some(name) => Value::string(name),
                 None => match key.expr() {
@@ -264,36 +257,110 @@ impl<'c> Evaluator<'c> {
                 },
             };
             let value = item.value().map_or(DYNAMIC, |v| self.eval(&v));
-            if key_value.is_null() {
-                self.error(
-                    "Null value as key",
-                    "Can't use a null value as a key.",
-                    key_range(),
-                );
-                continue;
-            }
-            let key_value = match convert(&key_value.unmarked_deep(), &Type::String) {
-                Ok(k) => k,
-                Err(err) => {
-                    self.error(
-                        "Incorrect key type",
-                        format!("Can't use this value as a key: {err}."),
-                        key_range(),
-                    );
-                    continue;
-                }
-            };
-            match key_value {
-                Value::String(k) => {
-                    out.insert(k, value);
-                }
-                _ => unknown = true,
-            }
+            unknown |= self.object_entry(&mut out, key_value, value, &key);
         }
         if unknown {
             return DYNAMIC;
         }
         Value::Object(out)
+    }
+
+    /// Adds `key = value` to an object being built; true when the key is
+    /// unknown (the whole object is then unknown).
+    fn object_entry(
+        &mut self,
+        out: &mut BTreeMap<String, Value>,
+        key_value: Value,
+        value: Value,
+        key: &ast::ObjectKey,
+    ) -> bool {
+        let key_range = || trimmed_range(key.syntax());
+        if key_value.is_null() {
+            self.error(
+                "Null value as key",
+                "Can't use a null value as a key.",
+                key_range(),
+            );
+            return false;
+        }
+        let key_value = match convert(&key_value.unmarked_deep(), &Type::String) {
+            Ok(k) => k,
+            Err(err) => {
+                self.error(
+                    "Incorrect key type",
+                    format!("Can't use this value as a key: {err}."),
+                    key_range(),
+                );
+                return false;
+            }
+        };
+        match key_value {
+            Value::String(k) => {
+                out.insert(k, value);
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// Evaluates a lowered expression (see [`super::compiled`]).
+    pub(crate) fn eval_node(&mut self, node: &Node) -> Value {
+        // A leaf needs no stack check.
+        if let Node::Const(v) = node {
+            return v.clone();
+        }
+        self.depth += 1;
+        let v = stacker::maybe_grow(EVAL_RED_ZONE, EVAL_STACK_SEGMENT, || {
+            self.eval_node_inner(node)
+        });
+        self.depth -= 1;
+        v
+    }
+
+    fn eval_node_inner(&mut self, node: &Node) -> Value {
+        match node {
+            Node::Const(v) => v.clone(),
+            Node::Tuple(items) => Value::Tuple(items.iter().map(|x| self.eval_node(x)).collect()),
+            Node::Object(items) => {
+                let mut out = BTreeMap::new();
+                let mut unknown = false;
+                for item in items {
+                    let key_value = match &item.key {
+                        Key::Name(name) => {
+                            let value = item.value.as_ref().map_or(DYNAMIC, |v| self.eval_node(v));
+                            out.insert(name.clone(), value);
+                            continue;
+                        }
+                        Key::Expr(k, _) => self.eval_node(k),
+                        Key::Missing => DYNAMIC,
+                    };
+                    let value = item.value.as_ref().map_or(DYNAMIC, |v| self.eval_node(v));
+                    if let Key::Expr(_, key) = &item.key {
+                        unknown |= self.object_entry(&mut out, key_value, value, key);
+                    } else {
+                        unknown = true;
+                    }
+                }
+                if unknown {
+                    return DYNAMIC;
+                }
+                Value::Object(out)
+            }
+            Node::Variable(name, v) => match self.lookup(name) {
+                Some(value) => value,
+                None => self.unknown_variable(name, v),
+            },
+            Node::Tree(e) => self.eval(e),
+        }
+    }
+
+    fn unknown_variable(&mut self, name: &str, v: &ast::Variable) -> Value {
+        let detail = format!(
+            "There is no variable named {}.",
+            super::display::go_quote(name)
+        );
+        self.error("Unknown variable", detail, trimmed_range(v.syntax()));
+        DYNAMIC
     }
 
     fn eval_call(&mut self, c: &ast::FunctionCall) -> Value {

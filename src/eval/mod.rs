@@ -12,6 +12,7 @@
 //! ```
 
 mod analysis;
+mod compiled;
 mod constraint;
 mod context;
 mod convert;
@@ -29,6 +30,7 @@ mod value;
 pub use analysis::{
     StaticCall, abs_traversal, rel_traversal, static_call, static_list, static_map, variables,
 };
+pub use compiled::CompiledExpr;
 pub use constraint::{Attribute, Constraint};
 pub use context::{EvalContext, Function, FunctionError, Implementation, Param, ReturnType};
 pub use convert::{ConvertError, conversion_exists, convert, convert_with, unify, unify_with};

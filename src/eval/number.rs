@@ -11,6 +11,7 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 /// The precision, in bits, of number literals and of arithmetic results.
 pub const PRECISION: u32 = 512;
@@ -35,9 +36,10 @@ pub struct Number {
 enum Form {
     Zero,
     Inf,
-    /// `mant * 2^exp`, `mant` odd.
+    /// `mant * 2^exp`, `mant` odd. Shared: a number is cloned far more
+    /// often (every variable read, every literal evaluated) than made.
     Finite {
-        mant: BigUint,
+        mant: Arc<BigUint>,
         exp: i64,
     },
 }
@@ -203,7 +205,7 @@ impl Number {
                 if *exp > 1 << 24 {
                     return None;
                 }
-                Some((self.neg, mant << (*exp as usize)))
+                Some((self.neg, &**mant << (*exp as usize)))
             }
             Form::Finite { .. } => None,
         }
@@ -263,7 +265,9 @@ impl Number {
     /// The number rounded (to nearest even) to `prec` bits.
     pub fn with_precision(&self, prec: u32) -> Number {
         let mut n = match &self.form {
-            Form::Finite { mant, exp } => rounded(self.neg, mant.clone(), *exp, prec, false),
+            Form::Finite { mant, exp } => {
+                rounded(self.neg, BigUint::clone(mant), *exp, prec, false)
+            }
             _ => self.clone(),
         };
         n.prec = prec;
@@ -294,8 +298,8 @@ impl Number {
             (_, Form::Zero) => Ok(self.with_precision(prec)),
             (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
                 let e = (*ea).min(*eb);
-                let a = ma << ((ea - e) as usize);
-                let b = mb << ((eb - e) as usize);
+                let a = &**ma << ((ea - e) as usize);
+                let b = &**mb << ((eb - e) as usize);
                 let (neg, mag) = if self.neg == other.neg {
                     (self.neg, a + b)
                 } else {
@@ -329,7 +333,7 @@ impl Number {
                 prec: PRECISION,
             },
             (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
-                rounded(neg, ma * mb, ea + eb, PRECISION, false)
+                rounded(neg, &**ma * &**mb, ea + eb, PRECISION, false)
             }
         };
         let prec = keep.max(product.min_precision());
@@ -351,7 +355,7 @@ impl Number {
             (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
                 let want = prec as i64 + 2 + mb.bits() as i64 - ma.bits() as i64;
                 let shift = want.max(0);
-                let (q, r) = (ma << (shift as usize)).div_rem(mb);
+                let (q, r) = (&**ma << (shift as usize)).div_rem(&**mb);
                 Ok(rounded(neg, q, ea - shift - eb, prec, !r.is_zero()))
             }
         }
@@ -369,7 +373,7 @@ impl Number {
                         prec: self.prec,
                     };
                 }
-                let mut n = rounded(self.neg, mant >> shift, 0, self.prec, false);
+                let mut n = rounded(self.neg, &**mant >> shift, 0, self.prec, false);
                 n.prec = self.prec;
                 n
             }
@@ -428,7 +432,7 @@ impl Number {
                     ta.cmp(&tb)
                 } else {
                     let e = (*ea).min(*eb);
-                    (ma << ((ea - e) as usize)).cmp(&(mb << ((eb - e) as usize)))
+                    (&**ma << ((ea - e) as usize)).cmp(&(&**mb << ((eb - e) as usize)))
                 }
             }
             _ => Ordering::Equal,
@@ -546,7 +550,10 @@ fn rounded(neg: bool, mut mant: BigUint, mut exp: i64, prec: u32, sticky: bool) 
     exp += tz as i64;
     Number {
         neg,
-        form: Form::Finite { mant, exp },
+        form: Form::Finite {
+            mant: Arc::new(mant),
+            exp,
+        },
         prec,
     }
 }
@@ -569,7 +576,7 @@ fn from_decimal(neg: bool, mant: BigUint, e10: i64) -> Number {
         let den = BigUint::from(10u32).pow((-e10) as u32);
         let want = PRECISION as i64 + 2 + den.bits() as i64 - mant.bits() as i64;
         let shift = want.max(0);
-        let (q, r) = (mant << (shift as usize)).div_rem(&den);
+        let (q, r) = (&mant << (shift as usize)).div_rem(&den);
         return rounded(neg, q, -shift, PRECISION, !r.is_zero());
     }
     // Far exponents: a power of ten rounded with 64 guard bits, then one
@@ -600,7 +607,7 @@ impl Number {
     fn mul_at(&self, other: &Number, prec: u32) -> Number {
         match (&self.form, &other.form) {
             (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
-                rounded(self.neg != other.neg, ma * mb, ea + eb, prec, false)
+                rounded(self.neg != other.neg, &**ma * &**mb, ea + eb, prec, false)
             }
             _ => self.mul(other).unwrap_or_else(|_| Number::zero()),
         }

@@ -256,28 +256,10 @@ fn build(flat: Vec<Flat>) -> Vec<Node> {
 pub(crate) fn evaluate_template(ev: &mut Evaluator<'_>, e: &Expr) -> Value {
     // The common case, a quoted string without interpolation: no layout
     // work at all.
-    if let Expr::QuotedTemplate(t) = e {
-        let mut text: Option<String> = None;
-        let mut plain = true;
-        for element in t.syntax().children_with_tokens() {
-            match element {
-                rowan::NodeOrToken::Node(_) => {
-                    plain = false;
-                    break;
-                }
-                rowan::NodeOrToken::Token(tok) if tok.kind() == TEMPLATE_LITERAL => {
-                    let decoded = ast::decode_quoted(tok.text());
-                    match &mut text {
-                        Some(s) => s.push_str(&decoded),
-                        None => text = Some(decoded),
-                    }
-                }
-                rowan::NodeOrToken::Token(_) => {}
-            }
-        }
-        if plain {
-            return Value::string(text.unwrap_or_default());
-        }
+    if let Expr::QuotedTemplate(t) = e
+        && let Some(text) = literal_template(t)
+    {
+        return Value::string(text);
     }
     let (parts, heredoc, indented): (Vec<TemplatePart>, bool, bool) = match e {
         Expr::QuotedTemplate(t) => (t.parts().collect(), false, false),
@@ -285,6 +267,26 @@ pub(crate) fn evaluate_template(ev: &mut Evaluator<'_>, e: &Expr) -> Value {
         _ => return Value::Unknown(Type::Dynamic),
     };
     evaluate_parts(ev, parts, heredoc, indented)
+}
+
+/// The text of a quoted template without interpolations or directives,
+/// escapes decoded (not yet NFC-normalised); `None` for any other.
+pub(crate) fn literal_template(t: &ast::QuotedTemplate) -> Option<String> {
+    let mut text: Option<String> = None;
+    for element in t.syntax().children_with_tokens() {
+        match element {
+            rowan::NodeOrToken::Node(_) => return None,
+            rowan::NodeOrToken::Token(tok) if tok.kind() == TEMPLATE_LITERAL => {
+                let decoded = ast::decode_quoted(tok.text());
+                match &mut text {
+                    Some(s) => s.push_str(&decoded),
+                    None => text = Some(decoded),
+                }
+            }
+            rowan::NodeOrToken::Token(_) => {}
+        }
+    }
+    Some(text.unwrap_or_default())
 }
 
 /// The parts of a template as HCL's parser leaves them: strip markers

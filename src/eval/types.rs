@@ -27,6 +27,15 @@ pub enum Type {
 }
 
 impl Type {
+    /// Whether the type is a primitive or `dynamic` (owns nothing on the
+    /// heap).
+    pub(crate) fn is_primitive_or_dynamic(&self) -> bool {
+        matches!(
+            self,
+            Type::Dynamic | Type::String | Type::Number | Type::Bool
+        )
+    }
+
     /// `list(element)`.
     pub fn list(element: Type) -> Type {
         Type::List(Box::new(element))

@@ -7,6 +7,15 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use unicode_normalization::UnicodeNormalization;
 
+/// `s` normalised to NFC, as cty keeps strings.
+pub(crate) fn nfc(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_string()
+    } else {
+        s.nfc().collect()
+    }
+}
+
 /// A value.
 ///
 /// ```
@@ -15,7 +24,7 @@ use unicode_normalization::UnicodeNormalization;
 /// assert_eq!(v.ty(), Type::list(Type::String));
 /// assert_eq!(Value::set(Type::Number, vec![Value::int(2), Value::int(1), Value::int(2)]).len(), Some(2));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Value {
     /// A null of the given type.
     Null(Type),
@@ -42,15 +51,51 @@ pub enum Value {
     Sensitive(Box<Value>),
 }
 
+impl Clone for Value {
+    #[inline]
+    fn clone(&self) -> Value {
+        match self {
+            Value::Null(t) | Value::Unknown(t) if t.is_primitive_or_dynamic() => {
+                // SAFETY: these variants own nothing on the heap (their
+                // type has no boxed parts), so a bitwise copy is a clone.
+                // Copied whole, the value moves on as wide words, which the
+                // derived field-by-field clone does not allow (the next
+                // move of a value built from narrow stores stalls).
+                unsafe { std::ptr::read(self) }
+            }
+            Value::Bool(_) => unsafe {
+                // SAFETY: as above; a bool owns nothing.
+                std::ptr::read(self)
+            },
+            _ => self.clone_owned(),
+        }
+    }
+}
+
+impl Value {
+    /// The clone of a value that owns heap parts.
+    #[inline(never)]
+    fn clone_owned(&self) -> Value {
+        match self {
+            Value::Null(t) => Value::Null(t.clone()),
+            Value::Unknown(t) => Value::Unknown(t.clone()),
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Number(n) => Value::Number(n.clone()),
+            Value::String(s) => Value::String(s.clone()),
+            Value::List(t, items) => Value::List(t.clone(), items.clone()),
+            Value::Set(t, items) => Value::Set(t.clone(), items.clone()),
+            Value::Map(t, items) => Value::Map(t.clone(), items.clone()),
+            Value::Tuple(items) => Value::Tuple(items.clone()),
+            Value::Object(items) => Value::Object(items.clone()),
+            Value::Sensitive(v) => Value::Sensitive(v.clone()),
+        }
+    }
+}
+
 impl Value {
     /// A string, normalised to NFC as cty does.
     pub fn string(s: impl AsRef<str>) -> Value {
-        let s = s.as_ref();
-        if s.is_ascii() {
-            Value::String(s.to_string())
-        } else {
-            Value::String(s.nfc().collect())
-        }
+        Value::String(nfc(s.as_ref()))
     }
 
     /// A whole number.

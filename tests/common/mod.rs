@@ -223,3 +223,24 @@ pub fn assert_edits_inside_matches(
         );
     }
 }
+
+/// Whether `expr` gives the same value (printed) and diagnostics lowered
+/// (`CompiledExpr`) as from its tree; panics when they differ. Returns
+/// false, having compared only diagnostics, when two evaluations from the
+/// tree differ themselves (`uuid()`, `timestamp()`).
+pub fn same_lowered(expr: &hclwright::ast::Expr, ctx: &hclwright::eval::EvalContext) -> bool {
+    use hclwright::eval::{CompiledExpr, console_string, evaluate};
+    let tree = evaluate(expr, ctx);
+    let again = evaluate(expr, ctx);
+    let lowered = CompiledExpr::new(expr).evaluate(ctx);
+    assert_eq!(tree.diagnostics, lowered.diagnostics, "`{expr}`");
+    if console_string(&tree.value) != console_string(&again.value) {
+        return false;
+    }
+    assert_eq!(
+        console_string(&tree.value),
+        console_string(&lowered.value),
+        "`{expr}`"
+    );
+    true
+}

@@ -10,16 +10,23 @@
 //! evaluators get an empty context (no variables; hcl-rs has no functions,
 //! hclwright has Terraform's), and the comparison keeps the expressions
 //! both evaluate without an error. Each expression is parsed once before
-//! the clock starts; then, for `ROUNDS` rounds, one pass of each evaluator
+//! the clock starts, and lowered once: hcl-rs's parser gives an AST with
+//! strings decoded and numbers parsed, which its evaluator walks; ours
+//! gives a lossless syntax tree, which [`CompiledExpr`] lowers to that
+//! kind of form. Then, for `ROUNDS` rounds, one pass of each evaluator
 //! over the expressions is timed, alternating which goes first. Reported:
 //! each one's best pass as expressions per second, the ratio of the best
 //! passes and the median of the rounds' ratios. It also reports
-//! hclwright's rate on every expression it evaluates (calls included).
+//! hclwright's rate evaluating from the syntax tree (`evaluate`), lowering
+//! and evaluating (`CompiledExpr::new` then `evaluate`), and on every
+//! expression it evaluates (calls included). Before timing, it checks that
+//! the lowered form gives the same value and diagnostics as the tree.
 //!
 //! hclwright's target is three times hcl-rs's rate.
 
 use hcl::eval::Evaluate;
 use hclwright::ast::Expr;
+use hclwright::eval::{CompiledExpr, console_string};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -43,8 +50,8 @@ fn main() {
     let ctx = hclwright::eval::EvalContext::new().with_terraform_functions();
     let hcl_ctx = hcl::eval::Context::new();
     // (our expression, theirs) for every locals attribute and default.
-    let mut ours_all: Vec<Expr> = Vec::new();
-    let mut pairs: Vec<(Expr, hcl::Expression)> = Vec::new();
+    let mut ours_all: Vec<CompiledExpr> = Vec::new();
+    let mut pairs: Vec<(Expr, CompiledExpr, hcl::Expression)> = Vec::new();
     let mut seen = 0usize;
     for (path, text) in &files {
         if path.extension().is_none_or(|e| e != "tf") {
@@ -101,13 +108,14 @@ fn main() {
             if !hclwright::eval::evaluate(&e, &ctx).diagnostics.is_empty() {
                 continue;
             }
-            ours_all.push(e.clone());
+            ours_all.push(CompiledExpr::new(&e));
             let Some(pos) = theirs.iter().position(|(k, n, _)| *k == kind && *n == name) else {
                 continue;
             };
             let (_, _, t) = theirs.swap_remove(pos);
             if t.evaluate(&hcl_ctx).is_ok() {
-                pairs.push((e, t));
+                let compiled = CompiledExpr::new(&e);
+                pairs.push((e, compiled, t));
             }
         }
     }
@@ -120,11 +128,19 @@ fn main() {
     if pairs.is_empty() {
         std::process::exit(1);
     }
+    for (e, c, _) in &pairs {
+        let (tree, lowered) = (hclwright::eval::evaluate(e, &ctx), c.evaluate(&ctx));
+        assert_eq!(
+            (console_string(&tree.value), tree.diagnostics.len()),
+            (console_string(&lowered.value), lowered.diagnostics.len()),
+            "the lowered form of `{e}` disagrees with its tree"
+        );
+    }
     if std::env::var_os("HCLWRIGHT_EVAL_PROFILE").is_some() {
         // Only our evaluator, many times: for `perf record`.
-        for _ in 0..2000 {
-            for (e, _) in &pairs {
-                black_box(hclwright::eval::evaluate(black_box(e), &ctx));
+        for _ in 0..20_000 {
+            for (_, c, _) in &pairs {
+                black_box(black_box(c).evaluate(&ctx));
             }
         }
         return;
@@ -134,20 +150,20 @@ fn main() {
         || {
             pairs
                 .iter()
-                .map(|(e, _)| hclwright::eval::evaluate(black_box(e), &ctx).value)
+                .map(|(_, c, _)| black_box(c).evaluate(&ctx).value)
                 .collect::<Vec<_>>()
         },
         || {
             pairs
                 .iter()
-                .map(|(_, t)| black_box(t).evaluate(&hcl_ctx).ok())
+                .map(|(_, _, t)| black_box(t).evaluate(&hcl_ctx).ok())
                 .collect::<Vec<_>>()
         },
     );
     let (best_ours, best_theirs) = (comparison.ours, comparison.theirs);
     let n = pairs.len() as f64;
     for (name, t) in [
-        ("hclwright::eval::evaluate", best_ours),
+        ("CompiledExpr::evaluate", best_ours),
         ("hcl::eval::Evaluate", best_theirs),
     ] {
         println!(
@@ -156,12 +172,41 @@ fn main() {
             n / t.as_secs_f64()
         );
     }
+    let best_of_5 = |f: &mut dyn FnMut() -> Vec<hclwright::eval::Value>| {
+        (0..5)
+            .map(|_| rounds::time(&mut *f))
+            .min()
+            .unwrap_or(Duration::MAX)
+    };
+    let tree = best_of_5(&mut || {
+        pairs
+            .iter()
+            .map(|(e, _, _)| hclwright::eval::evaluate(black_box(e), &ctx).value)
+            .collect()
+    });
+    let lowering = best_of_5(&mut || {
+        pairs
+            .iter()
+            .map(|(e, _, _)| CompiledExpr::new(black_box(e)).evaluate(&ctx).value)
+            .collect()
+    });
+    for (name, t) in [
+        ("evaluate (from the tree)", tree),
+        ("CompiledExpr::new+evaluate", lowering),
+    ] {
+        println!(
+            "{name:<28} {:>8.3} ms {:>12.0} expressions/s ({:.2}x hcl-rs)",
+            t.as_secs_f64() * 1e3,
+            n / t.as_secs_f64(),
+            best_theirs.as_secs_f64() / t.as_secs_f64()
+        );
+    }
     let all = (0..5)
         .map(|_| {
             rounds::time(|| {
                 ours_all
                     .iter()
-                    .map(|e| hclwright::eval::evaluate(black_box(e), &ctx).value)
+                    .map(|c| black_box(c).evaluate(&ctx).value)
                     .collect::<Vec<_>>()
             })
         })
