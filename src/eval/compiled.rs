@@ -195,7 +195,7 @@ fn lower_key(key: ast::ObjectKey) -> Key {
             Key::Name(l.syntax().text().to_string().trim().to_string())
         }
         Some(k) => match lower(&k) {
-            Node::Const(Value::String(s)) => Key::Name(s),
+            Node::Const(Value::String(s)) => Key::Name(s.to_string()),
             node => Key::Expr(node, key),
         },
         None => Key::Missing,

@@ -185,12 +185,12 @@ fn convert_value(
         }
     };
     match (value, to) {
-        (Value::Number(n), Type::String) => Ok(Value::String(n.to_string())),
+        (Value::Number(n), Type::String) => Ok(Value::String(n.to_string().into())),
         (Value::Bool(b), Type::String) => Ok(Value::string(if *b { "true" } else { "false" })),
         (Value::String(s), Type::Number) => super::number::Number::parse(s)
             .map(Value::Number)
             .ok_or_else(|| error("a number is required")),
-        (Value::String(s), Type::Bool) => match s.as_str() {
+        (Value::String(s), Type::Bool) => match &**s {
             "true" | "1" => Ok(Value::Bool(true)),
             "false" | "0" => Ok(Value::Bool(false)),
             other => Err(error(match other.to_lowercase().as_str() {

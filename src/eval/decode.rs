@@ -436,7 +436,7 @@ impl<'de, 'a> de::Deserializer<'de> for Deserializer<'a> {
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match super::convert(self.value.unmarked().0, &super::Type::String) {
-            Ok(Value::String(s)) => visitor.visit_string(s),
+            Ok(Value::String(s)) => visitor.visit_string(s.to_string()),
             _ => Err(self.fail(format!(
                 "a string is required, not {}",
                 self.value.ty().friendly_name()
@@ -487,7 +487,7 @@ impl<'de, 'a> de::Deserializer<'de> for Deserializer<'a> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.value.unmarked().0 {
-            Value::String(s) => visitor.visit_enum(s.as_str().into_deserializer()),
+            Value::String(s) => visitor.visit_enum((&**s).into_deserializer()),
             other => Err(self.fail(format!(
                 "a string naming a variant is required, not {}",
                 other.ty().friendly_name()

@@ -296,7 +296,7 @@ impl<'c> Evaluator<'c> {
         };
         match key_value {
             Value::String(k) => {
-                out.insert(k, value);
+                out.insert(k.to_string(), value);
                 false
             }
             _ => true,
@@ -766,9 +766,9 @@ impl<'c> Evaluator<'c> {
                         other => match convert(&other, &Type::String) {
                             Ok(Value::String(k)) => {
                                 if grouping {
-                                    groups.entry(k).or_default().push(value);
+                                    groups.entry(k.to_string()).or_default().push(value);
                                 } else if let std::collections::btree_map::Entry::Vacant(slot) =
-                                    object.entry(k.clone())
+                                    object.entry(k.to_string())
                                 {
                                     slot.insert(value);
                                 } else {
@@ -1458,7 +1458,7 @@ pub fn index(value: &Value, key: &Value) -> Result<Value, (&'static str, String)
                         other => Value::Unknown(other.element_type().cloned().unwrap_or(Type::Dynamic)),
                     }),
                     (Value::Map(_, items), Value::String(k)) => items
-                        .get(k)
+                        .get(&**k)
                         .cloned()
                         .ok_or_else(|| (INVALID, format!("{prefix}."))),
                     (Value::List(_, items) | Value::Tuple(items), Value::Number(n)) => {
@@ -1486,13 +1486,13 @@ pub fn index(value: &Value, key: &Value) -> Result<Value, (&'static str, String)
             let was_number = key.ty() == Type::Number;
             let key = convert(key, &Type::String).map_err(|e| (INVALID, format!("{prefix}: {e}.")))?;
             let Value::String(name) = key else { return Ok(DYNAMIC) };
-            match (attrs.get(&name), value) {
+            match (attrs.get(&*name), value) {
                 (None, _) => {
                     let hint = if was_number { " An object only supports looking up attributes by name, not by numeric index." } else { "" };
                     Err((INVALID, format!("{prefix}.{hint}")))
                 }
                 (Some(t), Value::Unknown(_)) => Ok(Value::Unknown(t.clone())),
-                (Some(_), _) => Ok(value.entries().and_then(|e| e.get(&name)).cloned().unwrap_or(DYNAMIC)),
+                (Some(_), _) => Ok(value.entries().and_then(|e| e.get(&*name)).cloned().unwrap_or(DYNAMIC)),
             }
         }
         Type::Set(_) => Err((INVALID, "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.".into())),

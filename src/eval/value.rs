@@ -5,6 +5,7 @@ use super::number::Number;
 use super::types::Type;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use unicode_normalization::UnicodeNormalization;
 
 /// `s` normalised to NFC, as cty keeps strings.
@@ -34,8 +35,9 @@ pub enum Value {
     Bool(bool),
     /// A number.
     Number(Number),
-    /// A string (NFC-normalised).
-    String(String),
+    /// A string (NFC-normalised). Shared: cloning a string value (every
+    /// variable read, every literal evaluated) copies no text.
+    String(Arc<str>),
     /// A list: element type and elements.
     List(Type, Vec<Value>),
     /// A set: element type and elements, distinct and in cty's order.
@@ -74,7 +76,7 @@ impl Clone for Value {
 
 impl Value {
     /// The clone of a value that owns heap parts.
-    #[inline(never)]
+    #[inline]
     fn clone_owned(&self) -> Value {
         match self {
             Value::Null(t) => Value::Null(t.clone()),
@@ -95,7 +97,7 @@ impl Value {
 impl Value {
     /// A string, normalised to NFC as cty does.
     pub fn string(s: impl AsRef<str>) -> Value {
-        Value::String(nfc(s.as_ref()))
+        Value::String(nfc(s.as_ref()).into())
     }
 
     /// A whole number.

@@ -85,7 +85,7 @@ fn eval(
                         continue;
                     }
                     other => match convert(other, &Type::String) {
-                        Ok(Value::String(s)) => s,
+                        Ok(Value::String(s)) => s.to_string(),
                         Ok(_) | Err(_) => {
                             diagnostics.push(Diagnostic::new(
                                 "Invalid object key expression",

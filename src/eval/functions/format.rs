@@ -204,7 +204,7 @@ fn append(v: &Verb, out: &mut String, args: &[Value]) -> Result<()> {
     match v.mode {
         'v' => {
             let text = match arg {
-                Value::String(s) if !v.sharp => s.clone(),
+                Value::String(s) if !v.sharp => s.to_string(),
                 Value::Number(n) if !v.sharp => n.text('g', -1),
                 other => to_json(other).ok_or_else(|| fail(v, "value is not known"))?,
             };
@@ -229,7 +229,7 @@ fn append(v: &Verb, out: &mut String, args: &[Value]) -> Result<()> {
         }
         's' | 'q' => {
             let text = match convert(arg, &Type::String) {
-                Ok(Value::String(s)) => s,
+                Ok(Value::String(s)) => s.to_string(),
                 Ok(_) => return Err(fail(v, "a string is required")),
                 Err(e) => return Err(fail(v, e)),
             };

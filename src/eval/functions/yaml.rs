@@ -315,7 +315,7 @@ fn check_collection_tag(
 /// A mapping key as the string it names.
 fn key_string(key: Value) -> Result<String, &'static str> {
     match key {
-        Value::String(s) => Ok(s),
+        Value::String(s) => Ok(s.to_string()),
         Value::Number(n) => Ok(n.to_string()),
         Value::Bool(b) => Ok(b.to_string()),
         Value::Null(_) => Err("mapping key cannot be null"),
@@ -334,8 +334,8 @@ fn scalar_value(tag: Option<&str>, text: &str, style: ScalarStyle) -> Result<Val
         return Ok(v);
     }
     Ok(match v {
-        Value::Number(n) => Value::String(n.to_string()),
-        Value::Bool(b) => Value::String(b.to_string()),
+        Value::Number(n) => Value::String(n.to_string().into()),
+        Value::Bool(b) => Value::String(b.to_string().into()),
         Value::Null(_) => Value::Null(Type::String),
         other => other,
     })
@@ -383,7 +383,7 @@ fn resolve(tag: &str, text: &str, quoted: bool) -> Result<Value, String> {
                 if (kind.is_empty() || kind == "timestamp")
                     && let Some(t) = timestamp(text)
                 {
-                    return Ok(Value::String(t));
+                    return Ok(Value::String(t.into()));
                 }
                 if is_int_literal(text) {
                     kind = "int";
@@ -416,7 +416,9 @@ fn resolve(tag: &str, text: &str, quoted: bool) -> Result<Value, String> {
                 .map(Value::Number)
                 .ok_or_else(cannot)
         }
-        "timestamp" => timestamp(text).map(Value::String).ok_or_else(cannot),
+        "timestamp" => timestamp(text)
+            .map(|t| Value::String(t.into()))
+            .ok_or_else(cannot),
         // `!!null`, whatever the text.
         _ => Ok(Value::Null(Type::Dynamic)),
     }
@@ -833,7 +835,7 @@ impl Emitter {
         self.increase_indent(false, false);
         for (key, value) in entries {
             self.write_indent();
-            let key_value = Value::String(key.clone());
+            let key_value = Value::String(key.as_str().into());
             if !analyze(key).multiline && key.len() <= MAX_SIMPLE_KEY {
                 let ctx = Context {
                     simple_key: true,
