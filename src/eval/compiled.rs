@@ -19,6 +19,7 @@ use super::template::literal_template;
 use super::value::{Value, nfc};
 use crate::ast::{self, AstNode, Expr};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// An expression lowered for repeated evaluation.
 ///
@@ -93,7 +94,7 @@ pub(crate) struct Item {
 #[derive(Clone, Debug)]
 pub(crate) enum Key {
     /// A name or a literal string (already NFC-normalised).
-    Name(String),
+    Name(Arc<str>),
     /// An expression, with the key's node for a diagnostic.
     Expr(Node, ast::ObjectKey),
     /// A key with no expression (a syntax error).
@@ -184,7 +185,7 @@ fn literal_object(items: Vec<Item>) -> Node {
 
 fn lower_key(key: ast::ObjectKey) -> Key {
     if let Some(name) = key.bare_name() {
-        return Key::Name(nfc(&name));
+        return Key::Name(nfc(&name).into());
     }
     match key.expr() {
         // `true`, `false` and `null` as keys are names.
@@ -192,10 +193,10 @@ fn lower_key(key: ast::ObjectKey) -> Key {
             if l.value()
                 .is_some_and(|v| !matches!(v, ast::LiteralValue::Number(_))) =>
         {
-            Key::Name(l.syntax().text().to_string().trim().to_string())
+            Key::Name(l.syntax().text().to_string().trim().into())
         }
         Some(k) => match lower(&k) {
-            Node::Const(Value::String(s)) => Key::Name(s.to_string()),
+            Node::Const(Value::String(s)) => Key::Name(s),
             node => Key::Expr(node, key),
         },
         None => Key::Missing,

@@ -153,7 +153,7 @@ impl Constraint {
             (Constraint::Object(attrs), Value::Object(given) | Value::Map(_, given)) => {
                 let mut out = BTreeMap::new();
                 for (name, attr) in attrs {
-                    let v = match given.get(name) {
+                    let v = match given.get(name.as_str()) {
                         Some(v) => attr.constraint.apply(v)?,
                         None if attr.optional => Value::Null(attr.constraint.to_type()),
                         None => {
@@ -167,7 +167,7 @@ impl Constraint {
                         (Value::Null(_), Some(d)) => attr.constraint.apply(d)?,
                         _ => v,
                     };
-                    out.insert(name.clone(), v);
+                    out.insert(name.as_str().into(), v);
                 }
                 Ok(Value::Object(out))
             }

@@ -7,6 +7,7 @@
 use super::types::Type;
 use super::value::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Why a value could not be converted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,8 +203,10 @@ fn convert_value(
         (Value::Object(attrs), Type::Object(want)) => {
             let mut out = BTreeMap::new();
             for (k, t) in want {
-                let v = &attrs[k];
-                out.insert(k.clone(), sub(v, t).map_err(|e| at(e, step_attr(k)))?);
+                let (name, v) = attrs
+                    .get_key_value(k.as_str())
+                    .ok_or_else(|| error(mismatch_message(from, to)))?;
+                out.insert(name.clone(), sub(v, t).map_err(|e| at(e, step_attr(k)))?);
             }
             Ok(Value::Object(out))
         }
@@ -258,13 +261,13 @@ fn convert_value(
         (Value::Map(_, items), Type::Object(want)) => {
             let mut out = BTreeMap::new();
             for (k, t) in want {
-                let Some(v) = items.get(k) else {
+                let Some((name, v)) = items.get_key_value(k.as_str()) else {
                     return Err(error(format!(
                         "map has no element for required attribute {}",
                         super::display::go_quote(k)
                     )));
                 };
-                out.insert(k.clone(), sub(v, t).map_err(|e| at(e, step_key(k)))?);
+                out.insert(name.clone(), sub(v, t).map_err(|e| at(e, step_key(k)))?);
             }
             Ok(Value::Object(out))
         }
@@ -288,7 +291,7 @@ fn element_type_of(items: &[Value], empty: impl FnOnce() -> Type) -> Type {
         .unwrap_or_else(empty)
 }
 
-fn entry_type_of(items: &BTreeMap<String, Value>, empty: impl FnOnce() -> Type) -> Type {
+fn entry_type_of(items: &BTreeMap<Arc<str>, Value>, empty: impl FnOnce() -> Type) -> Type {
     items
         .values()
         .map(Value::ty)
@@ -315,9 +318,9 @@ fn unify_elements(items: Vec<Value>, unsafe_ok: bool) -> Result<Vec<Value>, Conv
 }
 
 fn unify_entries(
-    items: BTreeMap<String, Value>,
+    items: BTreeMap<Arc<str>, Value>,
     unsafe_ok: bool,
-) -> Result<BTreeMap<String, Value>, ConvertError> {
+) -> Result<BTreeMap<Arc<str>, Value>, ConvertError> {
     let tys: Vec<Type> = items.values().map(Value::ty).collect();
     if tys.windows(2).all(|w| w[0] == w[1]) {
         return Ok(items);

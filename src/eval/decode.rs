@@ -16,6 +16,7 @@ use super::value::Value;
 use crate::ast::{AstNode, Body};
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use text_size::TextRange;
 
 /// Why a body could not be decoded: an evaluation problem, or a value that
@@ -141,7 +142,7 @@ fn without_comments(value: Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.into_iter()
-                .filter(|(k, _)| k != "//")
+                .filter(|(k, _)| &**k != "//")
                 .map(|(k, v)| (k, without_comments(v)))
                 .collect(),
         ),
@@ -213,7 +214,7 @@ fn body_value(
     places: &mut Places,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Value {
-    let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    let mut out: BTreeMap<Arc<str>, Value> = BTreeMap::new();
     places.0.insert(path.clone(), body.syntax().text_range());
     for attr in body.attributes() {
         let (Some(name), Some(expr)) = (attr.name(), attr.expr()) else {
@@ -224,7 +225,7 @@ fn body_value(
         path.push(name.clone());
         places.0.insert(path.clone(), expr.syntax().text_range());
         path.pop();
-        out.insert(name, r.value);
+        out.insert(name.into(), r.value);
     }
     // Blocks: labelled ones nested by label, unlabelled ones alone or in a
     // sequence when repeated.
@@ -255,16 +256,16 @@ fn body_value(
             continue;
         }
         let mut slot = out
-            .entry(ty)
+            .entry(ty.into())
             .or_insert_with(|| Value::Object(BTreeMap::new()));
         for (i, label) in labels.iter().enumerate() {
             let Value::Object(map) = slot else { break };
             if i + 1 == labels.len() {
-                map.insert(label.clone(), inner.clone());
+                map.insert(label.as_str().into(), inner.clone());
                 break;
             }
             slot = map
-                .entry(label.clone())
+                .entry(label.as_str().into())
                 .or_insert_with(|| Value::Object(BTreeMap::new()));
         }
     }
@@ -274,7 +275,7 @@ fn body_value(
         } else {
             Value::Tuple(bodies)
         };
-        out.insert(ty, v);
+        out.insert(ty.into(), v);
     }
     Value::Object(out)
 }
@@ -531,8 +532,8 @@ impl<'de> de::SeqAccess<'de> for Seq<'_, '_> {
 
 struct Map<'b, 'a> {
     de: &'b Deserializer<'a>,
-    iter: std::collections::btree_map::Iter<'a, String, Value>,
-    value: Option<(&'a String, &'a Value)>,
+    iter: std::collections::btree_map::Iter<'a, Arc<str>, Value>,
+    value: Option<(&'a Arc<str>, &'a Value)>,
 }
 
 impl<'de> de::MapAccess<'de> for Map<'_, '_> {
@@ -547,8 +548,8 @@ impl<'de> de::MapAccess<'de> for Map<'_, '_> {
         };
         self.value = Some((k, v));
         let mut path = self.de.path.clone();
-        path.push(k.clone());
-        seed.deserialize(k.as_str().into_deserializer())
+        path.push(k.to_string());
+        seed.deserialize((&**k).into_deserializer())
             .map(Some)
             .map_err(|e: Error| Error {
                 message: e.message,
@@ -558,7 +559,7 @@ impl<'de> de::MapAccess<'de> for Map<'_, '_> {
 
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         let (k, v) = self.value.take().expect("a key first");
-        let de = self.de.at(v, k.clone());
+        let de = self.de.at(v, k.to_string());
         let path = de.path.clone();
         seed.deserialize(de).map_err(|mut e| {
             if e.path.is_empty() {

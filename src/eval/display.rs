@@ -3,6 +3,7 @@
 use super::types::Type;
 use super::value::Value;
 use std::fmt::Write;
+use std::sync::Arc;
 
 /// The value as `terraform console` prints it: `tolist([...])`, `toset`,
 /// `tomap`, `tonumber(null)`, sorted quoted keys, heredocs for strings with
@@ -94,7 +95,7 @@ fn write_sequence(items: &[Value], indent: usize, out: &mut String) {
 }
 
 fn write_mapping(
-    items: &std::collections::BTreeMap<String, Value>,
+    items: &std::collections::BTreeMap<Arc<str>, Value>,
     indent: usize,
     out: &mut String,
 ) {

@@ -12,6 +12,7 @@ use super::value::Value;
 use crate::ast::{self, AstNode, Expr};
 use crate::syntax_kind::SyntaxKind::*;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use text_size::TextRange;
 
 /// The result of evaluating an expression: a value (unknown where parts
@@ -269,7 +270,7 @@ impl<'c> Evaluator<'c> {
     /// unknown (the whole object is then unknown).
     fn object_entry(
         &mut self,
-        out: &mut BTreeMap<String, Value>,
+        out: &mut BTreeMap<Arc<str>, Value>,
         key_value: Value,
         value: Value,
         key: &ast::ObjectKey,
@@ -296,7 +297,7 @@ impl<'c> Evaluator<'c> {
         };
         match key_value {
             Value::String(k) => {
-                out.insert(k.to_string(), value);
+                out.insert(k, value);
                 false
             }
             _ => true,
@@ -640,7 +641,7 @@ impl<'c> Evaluator<'c> {
         }
         let mut ctx = self.ctx.functions_only();
         for (k, v) in entries {
-            ctx.set_variable(k, v);
+            ctx.set_variable(&*k, v);
         }
         let parts: Vec<ast::TemplatePart> = ast::TemplateRoot::cast(parse.syntax())
             .map(|t| t.parts().collect())
@@ -696,8 +697,8 @@ impl<'c> Evaluator<'c> {
         let key_expr = f.key_expr();
         let value_expr = f.value_expr();
         let mut tuple = Vec::new();
-        let mut object: BTreeMap<String, Value> = BTreeMap::new();
-        let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut object: BTreeMap<Arc<str>, Value> = BTreeMap::new();
+        let mut groups: BTreeMap<Arc<str>, Vec<Value>> = BTreeMap::new();
         let mut unknown = false;
         for (k, v) in pairs {
             let mark = self.scopes.len();
@@ -766,9 +767,9 @@ impl<'c> Evaluator<'c> {
                         other => match convert(&other, &Type::String) {
                             Ok(Value::String(k)) => {
                                 if grouping {
-                                    groups.entry(k.to_string()).or_default().push(value);
+                                    groups.entry(k).or_default().push(value);
                                 } else if let std::collections::btree_map::Entry::Vacant(slot) =
-                                    object.entry(k.to_string())
+                                    object.entry(k.clone())
                                 {
                                     slot.insert(value);
                                 } else {

@@ -420,7 +420,7 @@ impl Module {
                     None => {
                         // No value: Terraform would ask for one; it is unknown here.
                         var_values.insert(
-                            name.clone(),
+                            name.as_str().into(),
                             Value::Unknown(
                                 decl.constraint
                                     .as_ref()
@@ -458,7 +458,7 @@ impl Module {
                 None => value,
             };
             // `sensitive = true`: the value is shown as `(sensitive value)`.
-            var_values.insert(name.clone(), value.mark_if(decl.sensitive));
+            var_values.insert(name.as_str().into(), value.mark_if(decl.sensitive));
         }
 
         // The context locals see.
@@ -469,13 +469,13 @@ impl Module {
             .map(|p| p.display().to_string())
             .unwrap_or_else(|_| dir.display().to_string());
         let mut path_obj = BTreeMap::new();
-        path_obj.insert("module".to_string(), Value::string("."));
-        path_obj.insert("root".to_string(), Value::string("."));
-        path_obj.insert("cwd".to_string(), Value::string(cwd));
+        path_obj.insert("module".into(), Value::string("."));
+        path_obj.insert("root".into(), Value::string("."));
+        path_obj.insert("cwd".into(), Value::string(cwd));
         ctx.set_variable("path", Value::Object(path_obj));
         let mut tf = BTreeMap::new();
         tf.insert(
-            "workspace".to_string(),
+            "workspace".into(),
             Value::string(inputs.workspace.clone().unwrap_or_else(|| "default".into())),
         );
         ctx.set_variable("terraform", Value::Object(tf));
@@ -483,7 +483,7 @@ impl Module {
             Value::Object(
                 names
                     .iter()
-                    .map(|n| (n.clone(), Value::Unknown(Type::Dynamic)))
+                    .map(|n| (n.as_str().into(), Value::Unknown(Type::Dynamic)))
                     .collect(),
             )
         };
@@ -495,7 +495,7 @@ impl Module {
                 "data",
                 Value::Object(
                     data.iter()
-                        .map(|(t, n)| (t.clone(), unknown_names(n)))
+                        .map(|(t, n)| (t.as_str().into(), unknown_names(n)))
                         .collect(),
                 ),
             );
@@ -509,7 +509,7 @@ impl Module {
             .iter()
             .map(|(n, (_, e))| (n.clone(), e.local_references()))
             .collect();
-        let mut values: BTreeMap<String, Value> = BTreeMap::new();
+        let mut values: BTreeMap<Arc<str>, Value> = BTreeMap::new();
         let mut local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>> = BTreeMap::new();
         let mut state: BTreeMap<String, Visit> = BTreeMap::new();
         let mut steps = Vec::new();
@@ -534,7 +534,7 @@ impl Module {
                         value,
                         diagnostics: ds,
                     } = expr.evaluate(&ctx);
-                    values.insert(n.clone(), value);
+                    values.insert(n.as_str().into(), value);
                     let list = local_diagnostics.entry(n).or_default();
                     for d in ds {
                         list.push(FileDiagnostic::new(file.path.clone(), file.text.clone(), d));
@@ -554,7 +554,7 @@ impl Module {
                                 file.text.clone(),
                                 diagnostic.clone(),
                             ));
-                        values.insert(m, Value::Unknown(Type::Dynamic));
+                        values.insert(m.as_str().into(), Value::Unknown(Type::Dynamic));
                     }
                 }
             }

@@ -43,11 +43,11 @@ pub enum Value {
     /// A set: element type and elements, distinct and in cty's order.
     Set(Type, Vec<Value>),
     /// A map: element type and elements by key.
-    Map(Type, BTreeMap<String, Value>),
+    Map(Type, BTreeMap<Arc<str>, Value>),
     /// A tuple.
     Tuple(Vec<Value>),
     /// An object.
-    Object(BTreeMap<String, Value>),
+    Object(BTreeMap<Arc<str>, Value>),
     /// A value marked sensitive (printed `(sensitive value)`); operations
     /// on it give sensitive results, as Terraform's marks do.
     Sensitive(Box<Value>),
@@ -130,7 +130,7 @@ impl Value {
             Value::Map(t, _) => Type::map(t.clone()),
             Value::Tuple(items) => Type::Tuple(items.iter().map(Value::ty).collect()),
             Value::Object(attrs) => {
-                Type::Object(attrs.iter().map(|(k, v)| (k.clone(), v.ty())).collect())
+                Type::Object(attrs.iter().map(|(k, v)| (k.to_string(), v.ty())).collect())
             }
         }
     }
@@ -268,7 +268,7 @@ impl Value {
     }
 
     /// The entries of a map or object, by key.
-    pub fn entries(&self) -> Option<&BTreeMap<String, Value>> {
+    pub fn entries(&self) -> Option<&BTreeMap<Arc<str>, Value>> {
         match self {
             Value::Sensitive(v) => v.entries(),
             Value::Map(_, items) | Value::Object(items) => Some(items),
@@ -337,7 +337,7 @@ impl Value {
     }
 }
 
-fn entries_raw_equal(a: &BTreeMap<String, Value>, b: &BTreeMap<String, Value>) -> bool {
+fn entries_raw_equal(a: &BTreeMap<Arc<str>, Value>, b: &BTreeMap<Arc<str>, Value>) -> bool {
     a.len() == b.len()
         && a.iter()
             .zip(b)

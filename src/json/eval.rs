@@ -5,6 +5,7 @@
 //! single interpolation unwraps), or literal text in literal-only mode.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use text_size::{TextRange, TextSize};
 
@@ -56,7 +57,7 @@ fn eval(
 ) -> Value {
     crate::parser::with_stack(depth, || match value {
         JsonValue::Object(object) => {
-            let mut out: BTreeMap<String, Value> = BTreeMap::new();
+            let mut out: BTreeMap<Arc<str>, Value> = BTreeMap::new();
             let mut defined: BTreeMap<String, TextRange> = BTreeMap::new();
             let mut unknown_key = false;
             for member in object.members() {
@@ -118,7 +119,7 @@ fn eval(
                     continue;
                 }
                 defined.insert(key.clone(), range);
-                out.insert(key, v);
+                out.insert(key.into(), v);
             }
             if unknown_key {
                 Value::Unknown(Type::Dynamic)

@@ -10,6 +10,7 @@ use crate::eval::number::Number;
 use crate::eval::types::Type;
 use crate::eval::value::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use unicode_segmentation::UnicodeSegmentation;
 
 fn any_param(name: &str) -> crate::eval::Param {
@@ -545,7 +546,7 @@ pub fn register(ctx: &mut EvalContext) {
                 }
                 let mut out = BTreeMap::new();
                 for (k, v) in keys.iter().zip(vals) {
-                    out.insert(k.as_str().unwrap_or_default().to_string(), v.clone());
+                    out.insert(k.as_str().unwrap_or_default().into(), v.clone());
                 }
                 Ok(match ret {
                     Type::Map(e) => Value::Map((**e).clone(), out),
@@ -765,11 +766,14 @@ pub fn register(ctx: &mut EvalContext) {
             vec![p("values", Type::map(Type::list(Type::String)))],
             Type::map(Type::list(Type::String)),
             |args, _| {
-                let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+                let mut out: BTreeMap<Arc<str>, Vec<Value>> = BTreeMap::new();
                 for (k, list) in args[0].entries().into_iter().flatten() {
                     for v in items(list) {
                         match v.as_str() {
-                            Some(s) => out.entry(s.to_string()).or_default().push(Value::string(k)),
+                            Some(s) => out
+                                .entry(s.into())
+                                .or_default()
+                                .push(Value::String(k.clone())),
                             None => {
                                 return Err(arg_error(
                                     0,
@@ -964,7 +968,7 @@ fn merge_type(args: &[Value]) -> Result<Type> {
                 Value::Unknown(_) => known = false,
                 _ => {
                     for k in a.entries().into_iter().flat_map(|m| m.keys()) {
-                        attrs.insert(k.clone(), (**e).clone());
+                        attrs.insert(k.to_string(), (**e).clone());
                     }
                 }
             },

@@ -12,6 +12,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use sha2::Digest;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Adds the encoding and hash functions to `ctx`.
 pub fn register(ctx: &mut EvalContext) {
@@ -94,9 +95,9 @@ pub fn register(ctx: &mut EvalContext) {
                             format!("record on line {}: wrong number of fields", i + 2),
                         ));
                     }
-                    let obj: BTreeMap<String, Value> = header
+                    let obj: BTreeMap<Arc<str>, Value> = header
                         .iter()
-                        .cloned()
+                        .map(|h| Arc::from(h.as_str()))
                         .zip(row.iter().map(Value::string))
                         .collect();
                     out.push(Value::Object(obj));
@@ -228,9 +229,11 @@ pub(crate) fn from_json(v: &serde_json::Value) -> Value {
         }
         serde_json::Value::String(s) => Value::string(s),
         serde_json::Value::Array(items) => Value::Tuple(items.iter().map(from_json).collect()),
-        serde_json::Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, v)| (k.clone(), from_json(v))).collect())
-        }
+        serde_json::Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.as_str().into(), from_json(v)))
+                .collect(),
+        ),
     }
 }
 

@@ -268,7 +268,7 @@ fn render_template(
                 ),
             ));
         }
-        ctx.set_variable(k, v);
+        ctx.set_variable(&*k, v);
     }
     let parts: Vec<crate::ast::TemplatePart> =
         <crate::ast::TemplateRoot as crate::ast::AstNode>::cast(parse.syntax())

@@ -308,7 +308,7 @@ fn captures_value(re: &regex::Regex, c: &regex::Captures<'_>) -> Value {
             let v = c
                 .name(name)
                 .map_or(Value::Null(Type::String), |m| Value::string(m.as_str()));
-            out.insert(name.to_string(), v);
+            out.insert((*name).into(), v);
         }
         return Value::Object(out);
     }

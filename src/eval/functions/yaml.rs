@@ -15,6 +15,7 @@ use base64::Engine;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span, StrInput};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 /// Adds `yamldecode` and `yamlencode` to `ctx`.
 pub fn register(ctx: &mut EvalContext) {
@@ -262,7 +263,7 @@ impl<'a> Decoder<'a> {
 
     /// A mapping's entries up to its end: later keys override earlier
     /// ones, and a `<<` key merges the mapping it is given.
-    fn mapping_entries(&mut self) -> Result<BTreeMap<String, Value>, String> {
+    fn mapping_entries(&mut self) -> Result<BTreeMap<Arc<str>, Value>, String> {
         let mut attrs = BTreeMap::new();
         loop {
             let (ev, span) = self.next()?;
@@ -291,7 +292,7 @@ impl<'a> Decoder<'a> {
                 _ => return Err(at(&span, "only strings are allowed as mapping keys")),
             };
             let value = self.node()?;
-            attrs.insert(key, value);
+            attrs.insert(key.into(), value);
         }
     }
 }
@@ -826,7 +827,7 @@ impl Emitter {
         self.pop_indent();
     }
 
-    fn mapping(&mut self, entries: &BTreeMap<String, Value>) {
+    fn mapping(&mut self, entries: &BTreeMap<Arc<str>, Value>) {
         if entries.is_empty() {
             self.write_indicator("{", true, true, false);
             self.write_indicator("}", false, false, false);
@@ -835,7 +836,7 @@ impl Emitter {
         self.increase_indent(false, false);
         for (key, value) in entries {
             self.write_indent();
-            let key_value = Value::String(key.as_str().into());
+            let key_value = Value::String(key.clone());
             if !analyze(key).multiline && key.len() <= MAX_SIMPLE_KEY {
                 let ctx = Context {
                     simple_key: true,
