@@ -18,13 +18,13 @@ use super::number::Number;
 use super::template::literal_template;
 use super::value::{Value, nfc};
 use crate::ast::{self, AstNode, Expr};
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// An expression lowered for repeated evaluation.
 ///
 /// ```
-/// use hclwright::ast::Expr;
+/// use hclwright::ast::{AstNode, Expr};
 /// use hclwright::eval::{CompiledExpr, EvalContext, Value, console_string};
 /// let parse = hclwright::parse_expr(r#"{ name = "web", ports = [80, port] }"#);
 /// let expr = parse.syntax().descendants().find_map(Expr::cast).unwrap();
@@ -94,7 +94,7 @@ pub(crate) struct Item {
 #[derive(Clone, Debug)]
 pub(crate) enum Key {
     /// A name or a literal string (already NFC-normalised).
-    Name(Arc<str>),
+    Name(SmolStr),
     /// An expression, with the key's node for a diagnostic.
     Expr(Node, ast::ObjectKey),
     /// A key with no expression (a syntax error).

@@ -6,8 +6,8 @@
 
 use super::types::Type;
 use super::value::Value;
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// Why a value could not be converted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -291,7 +291,7 @@ fn element_type_of(items: &[Value], empty: impl FnOnce() -> Type) -> Type {
         .unwrap_or_else(empty)
 }
 
-fn entry_type_of(items: &BTreeMap<Arc<str>, Value>, empty: impl FnOnce() -> Type) -> Type {
+fn entry_type_of(items: &BTreeMap<SmolStr, Value>, empty: impl FnOnce() -> Type) -> Type {
     items
         .values()
         .map(Value::ty)
@@ -318,9 +318,9 @@ fn unify_elements(items: Vec<Value>, unsafe_ok: bool) -> Result<Vec<Value>, Conv
 }
 
 fn unify_entries(
-    items: BTreeMap<Arc<str>, Value>,
+    items: BTreeMap<SmolStr, Value>,
     unsafe_ok: bool,
-) -> Result<BTreeMap<Arc<str>, Value>, ConvertError> {
+) -> Result<BTreeMap<SmolStr, Value>, ConvertError> {
     let tys: Vec<Type> = items.values().map(Value::ty).collect();
     if tys.windows(2).all(|w| w[0] == w[1]) {
         return Ok(items);

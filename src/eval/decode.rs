@@ -15,8 +15,8 @@ use super::number::Number;
 use super::value::Value;
 use crate::ast::{AstNode, Body};
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use text_size::TextRange;
 
 /// Why a body could not be decoded: an evaluation problem, or a value that
@@ -214,7 +214,7 @@ fn body_value(
     places: &mut Places,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Value {
-    let mut out: BTreeMap<Arc<str>, Value> = BTreeMap::new();
+    let mut out: BTreeMap<SmolStr, Value> = BTreeMap::new();
     places.0.insert(path.clone(), body.syntax().text_range());
     for attr in body.attributes() {
         let (Some(name), Some(expr)) = (attr.name(), attr.expr()) else {
@@ -532,8 +532,8 @@ impl<'de> de::SeqAccess<'de> for Seq<'_, '_> {
 
 struct Map<'b, 'a> {
     de: &'b Deserializer<'a>,
-    iter: std::collections::btree_map::Iter<'a, Arc<str>, Value>,
-    value: Option<(&'a Arc<str>, &'a Value)>,
+    iter: std::collections::btree_map::Iter<'a, SmolStr, Value>,
+    value: Option<(&'a SmolStr, &'a Value)>,
 }
 
 impl<'de> de::MapAccess<'de> for Map<'_, '_> {

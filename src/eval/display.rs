@@ -2,8 +2,8 @@
 
 use super::types::Type;
 use super::value::Value;
+use smol_str::SmolStr;
 use std::fmt::Write;
-use std::sync::Arc;
 
 /// The value as `terraform console` prints it: `tolist([...])`, `toset`,
 /// `tomap`, `tonumber(null)`, sorted quoted keys, heredocs for strings with
@@ -95,7 +95,7 @@ fn write_sequence(items: &[Value], indent: usize, out: &mut String) {
 }
 
 fn write_mapping(
-    items: &std::collections::BTreeMap<Arc<str>, Value>,
+    items: &std::collections::BTreeMap<SmolStr, Value>,
     indent: usize,
     out: &mut String,
 ) {

@@ -11,8 +11,8 @@ use super::types::Type;
 use super::value::Value;
 use crate::ast::{self, AstNode, Expr};
 use crate::syntax_kind::SyntaxKind::*;
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use text_size::TextRange;
 
 /// The result of evaluating an expression: a value (unknown where parts
@@ -270,7 +270,7 @@ impl<'c> Evaluator<'c> {
     /// unknown (the whole object is then unknown).
     fn object_entry(
         &mut self,
-        out: &mut BTreeMap<Arc<str>, Value>,
+        out: &mut BTreeMap<SmolStr, Value>,
         key_value: Value,
         value: Value,
         key: &ast::ObjectKey,
@@ -697,8 +697,8 @@ impl<'c> Evaluator<'c> {
         let key_expr = f.key_expr();
         let value_expr = f.value_expr();
         let mut tuple = Vec::new();
-        let mut object: BTreeMap<Arc<str>, Value> = BTreeMap::new();
-        let mut groups: BTreeMap<Arc<str>, Vec<Value>> = BTreeMap::new();
+        let mut object: BTreeMap<SmolStr, Value> = BTreeMap::new();
+        let mut groups: BTreeMap<SmolStr, Vec<Value>> = BTreeMap::new();
         let mut unknown = false;
         for (k, v) in pairs {
             let mark = self.scopes.len();

@@ -40,5 +40,6 @@ pub use display::{console_string, go_quote, json_string, to_json};
 pub use expr::{Evaluation, evaluate, evaluate_str, get_attr, index};
 pub use module::{FileDiagnostic, Module, ModuleInputs, VarOption, local_references};
 pub use number::{NotANumber, Number, PRECISION};
+pub use smol_str::SmolStr;
 pub use types::Type;
 pub use value::{Value, set_order};

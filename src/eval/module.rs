@@ -13,6 +13,7 @@ use super::types::Type;
 use super::value::Value;
 use crate::ast::{AstNode, Expr};
 use crate::model::{Body, Expression, Schema};
+use smol_str::SmolStr;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -509,7 +510,7 @@ impl Module {
             .iter()
             .map(|(n, (_, e))| (n.clone(), e.local_references()))
             .collect();
-        let mut values: BTreeMap<Arc<str>, Value> = BTreeMap::new();
+        let mut values: BTreeMap<SmolStr, Value> = BTreeMap::new();
         let mut local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>> = BTreeMap::new();
         let mut state: BTreeMap<String, Visit> = BTreeMap::new();
         let mut steps = Vec::new();

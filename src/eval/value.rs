@@ -3,9 +3,9 @@
 
 use super::number::Number;
 use super::types::Type;
+use smol_str::SmolStr;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use unicode_normalization::UnicodeNormalization;
 
 /// `s` normalised to NFC, as cty keeps strings.
@@ -35,19 +35,20 @@ pub enum Value {
     Bool(bool),
     /// A number.
     Number(Number),
-    /// A string (NFC-normalised). Shared: cloning a string value (every
-    /// variable read, every literal evaluated) copies no text.
-    String(Arc<str>),
+    /// A string (NFC-normalised). Cheap to clone (every variable read,
+    /// every literal evaluated): up to 23 bytes are kept inline, longer
+    /// text is shared.
+    String(SmolStr),
     /// A list: element type and elements.
     List(Type, Vec<Value>),
     /// A set: element type and elements, distinct and in cty's order.
     Set(Type, Vec<Value>),
     /// A map: element type and elements by key.
-    Map(Type, BTreeMap<Arc<str>, Value>),
+    Map(Type, BTreeMap<SmolStr, Value>),
     /// A tuple.
     Tuple(Vec<Value>),
     /// An object.
-    Object(BTreeMap<Arc<str>, Value>),
+    Object(BTreeMap<SmolStr, Value>),
     /// A value marked sensitive (printed `(sensitive value)`); operations
     /// on it give sensitive results, as Terraform's marks do.
     Sensitive(Box<Value>),
@@ -268,7 +269,7 @@ impl Value {
     }
 
     /// The entries of a map or object, by key.
-    pub fn entries(&self) -> Option<&BTreeMap<Arc<str>, Value>> {
+    pub fn entries(&self) -> Option<&BTreeMap<SmolStr, Value>> {
         match self {
             Value::Sensitive(v) => v.entries(),
             Value::Map(_, items) | Value::Object(items) => Some(items),
@@ -337,7 +338,7 @@ impl Value {
     }
 }
 
-fn entries_raw_equal(a: &BTreeMap<Arc<str>, Value>, b: &BTreeMap<Arc<str>, Value>) -> bool {
+fn entries_raw_equal(a: &BTreeMap<SmolStr, Value>, b: &BTreeMap<SmolStr, Value>) -> bool {
     a.len() == b.len()
         && a.iter()
             .zip(b)

@@ -4,8 +4,8 @@
 //! templates in the native syntax (`"${a + b}"` is the number, as its
 //! single interpolation unwraps), or literal text in literal-only mode.
 
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use text_size::{TextRange, TextSize};
 
@@ -57,7 +57,7 @@ fn eval(
 ) -> Value {
     crate::parser::with_stack(depth, || match value {
         JsonValue::Object(object) => {
-            let mut out: BTreeMap<Arc<str>, Value> = BTreeMap::new();
+            let mut out: BTreeMap<SmolStr, Value> = BTreeMap::new();
             let mut defined: BTreeMap<String, TextRange> = BTreeMap::new();
             let mut unknown_key = false;
             for member in object.members() {

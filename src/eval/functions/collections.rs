@@ -9,8 +9,8 @@ use crate::eval::convert::{convert, unify};
 use crate::eval::number::Number;
 use crate::eval::types::Type;
 use crate::eval::value::Value;
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use unicode_segmentation::UnicodeSegmentation;
 
 fn any_param(name: &str) -> crate::eval::Param {
@@ -766,7 +766,7 @@ pub fn register(ctx: &mut EvalContext) {
             vec![p("values", Type::map(Type::list(Type::String)))],
             Type::map(Type::list(Type::String)),
             |args, _| {
-                let mut out: BTreeMap<Arc<str>, Vec<Value>> = BTreeMap::new();
+                let mut out: BTreeMap<SmolStr, Vec<Value>> = BTreeMap::new();
                 for (k, list) in args[0].entries().into_iter().flatten() {
                     for v in items(list) {
                         match v.as_str() {

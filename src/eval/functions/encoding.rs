@@ -11,8 +11,8 @@ use crate::eval::value::Value;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use sha2::Digest;
+use smol_str::SmolStr;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// Adds the encoding and hash functions to `ctx`.
 pub fn register(ctx: &mut EvalContext) {
@@ -95,9 +95,9 @@ pub fn register(ctx: &mut EvalContext) {
                             format!("record on line {}: wrong number of fields", i + 2),
                         ));
                     }
-                    let obj: BTreeMap<Arc<str>, Value> = header
+                    let obj: BTreeMap<SmolStr, Value> = header
                         .iter()
-                        .map(|h| Arc::from(h.as_str()))
+                        .map(|h| SmolStr::from(h.as_str()))
                         .zip(row.iter().map(Value::string))
                         .collect();
                     out.push(Value::Object(obj));

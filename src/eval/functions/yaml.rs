@@ -13,9 +13,9 @@ use crate::eval::types::Type;
 use crate::eval::value::Value;
 use base64::Engine;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span, StrInput};
+use smol_str::SmolStr;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
 
 /// Adds `yamldecode` and `yamlencode` to `ctx`.
 pub fn register(ctx: &mut EvalContext) {
@@ -263,7 +263,7 @@ impl<'a> Decoder<'a> {
 
     /// A mapping's entries up to its end: later keys override earlier
     /// ones, and a `<<` key merges the mapping it is given.
-    fn mapping_entries(&mut self) -> Result<BTreeMap<Arc<str>, Value>, String> {
+    fn mapping_entries(&mut self) -> Result<BTreeMap<SmolStr, Value>, String> {
         let mut attrs = BTreeMap::new();
         loop {
             let (ev, span) = self.next()?;
@@ -827,7 +827,7 @@ impl Emitter {
         self.pop_indent();
     }
 
-    fn mapping(&mut self, entries: &BTreeMap<Arc<str>, Value>) {
+    fn mapping(&mut self, entries: &BTreeMap<SmolStr, Value>) {
         if entries.is_empty() {
             self.write_indicator("{", true, true, false);
             self.write_indicator("}", false, false, false);
