@@ -32,15 +32,20 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
     "Go's own deflate encoder chooses other Huffman codes than zlib's once the input has repeats; the data decompresses the same",
 )];
 
-#[test]
-fn matches_terraform_console() {
-    let golden = [
+/// The recorded cases of every golden file, one JSON object per line.
+fn golden() -> String {
+    [
         "fixtures/eval/console/golden.jsonl",
         "fixtures/eval/functions/golden.jsonl",
         "fixtures/eval/yaml/golden.jsonl",
     ]
     .map(|p| std::fs::read_to_string(p).unwrap())
-    .join("\n");
+    .join("\n")
+}
+
+#[test]
+fn matches_terraform_console() {
+    let golden = golden();
     let ctx = EvalContext::new().with_terraform_functions();
     let mut failures = Vec::new();
     let mut count = 0;
@@ -95,13 +100,7 @@ fn matches_terraform_console() {
 /// (message and range) lowered (`CompiledExpr`) as from its tree.
 #[test]
 fn lowered_expressions_agree_with_the_tree() {
-    let golden = [
-        "fixtures/eval/console/golden.jsonl",
-        "fixtures/eval/functions/golden.jsonl",
-        "fixtures/eval/yaml/golden.jsonl",
-    ]
-    .map(|p| std::fs::read_to_string(p).unwrap())
-    .join("\n");
+    let golden = golden();
     let ctx = EvalContext::new().with_terraform_functions();
     let mut compared = 0;
     for line in golden.lines().filter(|l| !l.is_empty()) {
