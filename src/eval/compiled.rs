@@ -23,6 +23,9 @@ use std::collections::BTreeMap;
 
 /// An expression lowered for repeated evaluation.
 ///
+/// It keeps the syntax nodes of the parts it evaluates from the tree, so,
+/// like the tree it was made from, it stays on the thread that parsed it.
+///
 /// ```
 /// use hclwright::ast::{AstNode, Expr};
 /// use hclwright::eval::{CompiledExpr, EvalContext, Value, console_string};
