@@ -87,6 +87,41 @@ fn errors_are_positioned_and_exit_1() {
 }
 
 #[test]
+fn references_are_checked_as_terraform_checks_them() {
+    let basic = "fixtures/eval/modules/basic";
+    let (code, out, err) = eval(&["--dir", basic, "keys(local)"], None);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.starts_with(
+            "<expr>:1:6: Invalid reference: The \"local\" object cannot be accessed directly."
+        ),
+        "{err}"
+    );
+    let (code, _, err) = eval(&["--dir", basic, "var.regon"], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("An input variable with the name \"regon\" has not been declared. Did you mean \"region\"?"),
+        "{err}"
+    );
+    // A local with a wrong reference puts the whole module in error, as
+    // terraform refuses the configuration.
+    let dir = tempdir();
+    std::fs::write(
+        dir.join("main.tf"),
+        "locals {\n  a = 1\n  c = local[\"a\"]\n}\n",
+    )
+    .unwrap();
+    let (code, _, err) = eval(&["--dir", dir.to_str().unwrap(), "local.a"], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "main.tf:3:12: Invalid reference: The \"local\" object does not support this operation."
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_broken_local_is_reported_where_it_is() {
     let dir = tempdir();
     std::fs::write(

@@ -41,7 +41,10 @@ fn modules_match_terraform_console() {
             let parse = hclwright::parse_expr(expr_text);
             let expr = parse.syntax().descendants().find_map(Expr::cast).unwrap();
             let result = evaluate(&expr, &module.context);
-            let errors = result.diagnostics.len() + module.diagnostics_for(&expr).len();
+            // As `hclwright eval`: the references are checked first.
+            let errors = module.reference_problems(&expr).len()
+                + result.diagnostics.len()
+                + module.diagnostics_for(&expr).len();
             let shown = console_string(&result.value);
             match (ok, errors == 0) {
                 (true, true) if shown == stdout => {}

@@ -103,6 +103,14 @@ pub fn run(args: EvalArgs) -> i32 {
         .filter(|c| c.name == "type" && c.args.len() == 1 && !c.expand_final)
         .map(|c| c.args[0].clone());
     let shown_expr = type_of.clone().unwrap_or_else(|| expr.clone());
+    // Terraform checks the references before evaluating anything.
+    let problems = module.reference_problems(&expr);
+    if !problems.is_empty() {
+        for d in &problems {
+            let _ = write!(stderr, "{}", d.render(source, &text));
+        }
+        return EXIT_EVAL_ERROR;
+    }
     let result = evaluate(&shown_expr, &module.context);
     let from_locals = module.diagnostics_for(&expr);
     if !result.diagnostics.is_empty() || !from_locals.is_empty() {

@@ -23,6 +23,7 @@ pub(crate) mod expr;
 pub mod functions;
 mod module;
 mod number;
+mod reference_check;
 pub(crate) mod template;
 mod types;
 mod value;

@@ -9,6 +9,7 @@ use super::constraint::Constraint;
 use super::context::EvalContext;
 use super::diagnostic::Diagnostic;
 use super::expr::{Evaluation, evaluate};
+use super::reference_check::{Declared, reference_problems};
 use super::types::Type;
 use super::value::Value;
 use crate::ast::{AstNode, Expr};
@@ -107,6 +108,7 @@ pub struct Module {
     pub diagnostics: Vec<FileDiagnostic>,
     local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>>,
     local_refs: BTreeMap<String, Vec<String>>,
+    declared: Declared,
 }
 
 impl Module {
@@ -505,6 +507,10 @@ impl Module {
             ctx.set_variable("module", unknown_names(&modules));
         }
 
+        let declared = Declared {
+            locals: locals.keys().cloned().collect(),
+            variables: variables.keys().cloned().collect(),
+        };
         // Locals, each after the locals it refers to.
         let local_refs: BTreeMap<String, Vec<String>> = locals
             .iter()
@@ -530,11 +536,27 @@ impl Module {
                 Step::Evaluate(n) => {
                     let (file, expr) = &locals[&n];
                     let file = &files[*file];
-                    ctx.set_variable("local", Value::Object(values.clone()));
+                    // As Terraform, a local whose references are wrong is
+                    // not evaluated, and the module is in error.
+                    let problems = match expr {
+                        Expression::Native(e) => reference_problems(e, &declared),
+                        Expression::Json(_) => Vec::new(),
+                    };
+                    diagnostics.extend(problems.iter().map(|d| {
+                        FileDiagnostic::new(file.path.clone(), file.text.clone(), d.clone())
+                    }));
                     let Evaluation {
                         value,
                         diagnostics: ds,
-                    } = expr.evaluate(&ctx);
+                    } = if problems.is_empty() {
+                        ctx.set_variable("local", Value::Object(values.clone()));
+                        expr.evaluate(&ctx)
+                    } else {
+                        Evaluation {
+                            value: Value::Unknown(Type::Dynamic),
+                            diagnostics: problems,
+                        }
+                    };
                     values.insert(n.as_str().into(), value);
                     let list = local_diagnostics.entry(n).or_default();
                     for d in ds {
@@ -566,7 +588,30 @@ impl Module {
             diagnostics,
             local_diagnostics,
             local_refs,
+            declared,
         }
+    }
+
+    /// The problems Terraform finds in the references of `expr` before
+    /// evaluating it: `local`, `var`, `path` or `terraform` not followed by
+    /// an attribute (`local`, `var["x"]`), a local or variable the module
+    /// does not declare, an attribute `path` or `terraform` does not have.
+    ///
+    /// ```
+    /// use hclwright::ast::{AstNode, Expr};
+    /// use hclwright::eval::{EvalContext, Module, ModuleInputs};
+    /// let dir = std::env::temp_dir().join("hclwright-doc-reference-problems");
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("main.tf"), "locals {\n  name = \"web\"\n}\n").unwrap();
+    /// let module = Module::load(&dir, &ModuleInputs::default(), EvalContext::new());
+    /// let parse = hclwright::parse_expr("local.nme");
+    /// let expr = parse.syntax().descendants().find_map(Expr::cast).unwrap();
+    /// let problems = module.reference_problems(&expr);
+    /// assert_eq!(problems[0].summary, "Reference to undeclared local value");
+    /// assert!(problems[0].detail.ends_with("Did you mean \"name\"?"));
+    /// ```
+    pub fn reference_problems(&self, expr: &Expr) -> Vec<Diagnostic> {
+        reference_problems(expr, &self.declared)
     }
 
     /// The problems of the locals `expr` refers to, directly or through
