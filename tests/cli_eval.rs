@@ -122,6 +122,20 @@ fn references_are_checked_as_terraform_checks_them() {
 }
 
 #[test]
+fn a_long_chain_of_locals() {
+    // Each local sees the locals it names, not a copy of all before it.
+    let dir = tempdir();
+    let mut text = String::from("locals {\n  l0 = 0\n");
+    for i in 1..2000 {
+        text.push_str(&format!("  l{i} = local.l{} + 1\n", i - 1));
+    }
+    text.push_str("}\n");
+    std::fs::write(dir.join("main.tf"), text).unwrap();
+    let (code, out, err) = eval(&["--dir", dir.to_str().unwrap(), "local.l1999"], None);
+    assert_eq!((code, out.as_str()), (0, "1999\n"), "{err}");
+}
+
+#[test]
 fn a_broken_local_is_reported_where_it_is() {
     let dir = tempdir();
     std::fs::write(

@@ -549,7 +549,15 @@ impl Module {
                         value,
                         diagnostics: ds,
                     } = if problems.is_empty() {
-                        ctx.set_variable("local", Value::Object(values.clone()));
+                        // The checks leave `local.NAME` as the only way to
+                        // a local, so the locals it names are all it sees
+                        // (not a copy of every local before it).
+                        let seen = local_refs[&n]
+                            .iter()
+                            .filter_map(|r| values.get_key_value(r.as_str()))
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect();
+                        ctx.set_variable("local", Value::Object(seen));
                         expr.evaluate(&ctx)
                     } else {
                         Evaluation {
