@@ -13,11 +13,11 @@
 //! on the context.
 
 use super::context::EvalContext;
-use super::expr::{Evaluation, Evaluator};
+use super::expr::{Evaluation, Evaluator, key_name};
 use super::number::Number;
 use super::template::literal_template;
 use super::value::{Value, nfc};
-use crate::ast::{self, AstNode, Expr};
+use crate::ast::{self, Expr};
 use smol_str::SmolStr;
 use std::collections::BTreeMap;
 
@@ -187,17 +187,10 @@ fn literal_object(items: Vec<Item>) -> Node {
 }
 
 fn lower_key(key: ast::ObjectKey) -> Key {
-    if let Some(name) = key.bare_name() {
+    if let Some(name) = key_name(&key) {
         return Key::Name(nfc(&name).into());
     }
     match key.expr() {
-        // `true`, `false` and `null` as keys are names.
-        Some(Expr::Literal(l))
-            if l.value()
-                .is_some_and(|v| !matches!(v, ast::LiteralValue::Number(_))) =>
-        {
-            Key::Name(l.syntax().text().to_string().trim().into())
-        }
         Some(k) => match lower(&k) {
             Node::Const(Value::String(s)) => Key::Name(s),
             node => Key::Expr(node, key),

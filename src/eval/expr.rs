@@ -243,19 +243,9 @@ impl<'c> Evaluator<'c> {
         let mut unknown = false;
         for item in o.items() {
             let Some(key) = item.key() else { continue };
-            let key_value = match key.bare_name() {
+            let key_value = match key_name(&key) {
                 Some(name) => Value::string(name),
-                None => match key.expr() {
-                    Some(Expr::Literal(l))
-                        if l.value()
-                            .is_some_and(|v| !matches!(v, ast::LiteralValue::Number(_))) =>
-                    {
-                        // `true`, `false` and `null` as keys are names.
-                        Value::string(l.syntax().text().to_string().trim())
-                    }
-                    Some(k) => self.eval(&k),
-                    None => DYNAMIC,
-                },
+                None => key.expr().map_or(DYNAMIC, |k| self.eval(&k)),
             };
             let value = item.value().map_or(DYNAMIC, |v| self.eval(&v));
             unknown |= self.object_entry(&mut out, key_value, value, &key);
@@ -326,20 +316,21 @@ impl<'c> Evaluator<'c> {
                 let mut out = BTreeMap::new();
                 let mut unknown = false;
                 for item in items {
+                    // The key first, then the value, as from the tree.
                     let key_value = match &item.key {
-                        Key::Name(name) => {
-                            let value = item.value.as_ref().map_or(DYNAMIC, |v| self.eval_node(v));
-                            out.insert(name.clone(), value);
-                            continue;
-                        }
-                        Key::Expr(k, _) => self.eval_node(k),
-                        Key::Missing => DYNAMIC,
+                        Key::Expr(k, _) => Some(self.eval_node(k)),
+                        Key::Name(_) | Key::Missing => None,
                     };
                     let value = item.value.as_ref().map_or(DYNAMIC, |v| self.eval_node(v));
-                    if let Key::Expr(_, key) = &item.key {
-                        unknown |= self.object_entry(&mut out, key_value, value, key);
-                    } else {
-                        unknown = true;
+                    match (&item.key, key_value) {
+                        (Key::Name(name), _) => {
+                            out.insert(name.clone(), value);
+                        }
+                        (Key::Expr(_, key), Some(k)) => {
+                            unknown |= self.object_entry(&mut out, k, value, key);
+                        }
+                        // A key without an expression is unknown.
+                        _ => unknown = true,
                     }
                 }
                 if unknown {
@@ -1252,6 +1243,24 @@ impl<'c> Evaluator<'c> {
                 DYNAMIC
             }
         }
+    }
+}
+
+/// The name an object key stands for without being evaluated: a bare
+/// identifier (`{ foo = 1 }`), or `true`, `false` or `null`, which are
+/// names as keys too.
+pub(crate) fn key_name(key: &ast::ObjectKey) -> Option<String> {
+    if let Some(name) = key.bare_name() {
+        return Some(name);
+    }
+    match key.expr()? {
+        Expr::Literal(l)
+            if l.value()
+                .is_some_and(|v| !matches!(v, ast::LiteralValue::Number(_))) =>
+        {
+            Some(l.syntax().text().to_string().trim().to_string())
+        }
+        _ => None,
     }
 }
 
