@@ -352,15 +352,6 @@ pub(super) fn report(result: Result<(), Failure>) -> i32 {
     }
 }
 
-/// What `get` prints for an item: the value of an attribute, object item
-/// or element; the whole text of a block.
-fn shown(item: &Item) -> String {
-    match item {
-        Item::Block(_) => item.text(),
-        _ => item.value_text().unwrap_or_else(|| item.text()),
-    }
-}
-
 pub fn get(args: GetArgs) -> i32 {
     if edit_json::is_json(&args.file) {
         return report(edit_json::get(&args.address, &args.file));
@@ -368,8 +359,8 @@ pub fn get(args: GetArgs) -> i32 {
     report((|| {
         let opened = open(&args.file)?;
         let address = Address::parse(&args.address)?;
-        for item in opened.doc.get_all_detached(&address)? {
-            print_source_text(opened.stand_ins, &format!("{}\n", shown(&item)));
+        for text in opened.doc.get_texts(&address)? {
+            print_source_text(opened.stand_ins, &format!("{text}\n"));
         }
         Ok(())
     })())
@@ -393,9 +384,7 @@ pub fn set(args: SetArgs) -> i32 {
         let mut opened = open(&args.file)?;
         if args.if_exists {
             // The not-found error (exit 1), and nothing written.
-            opened
-                .doc
-                .get_all_detached(&Address::parse(&args.address)?)?;
+            opened.doc.get_texts(&Address::parse(&args.address)?)?;
         }
         opened
             .doc

@@ -299,6 +299,45 @@ impl Document {
         self.get_all(address)
     }
 
+    /// The text of each item `address` matches, as `hclwright get`
+    /// prints it: the value of an attribute, object item or tuple
+    /// element ([`Item::value_text`]), the source of a block
+    /// ([`Item::text`]). The value of a top-level attribute is read where
+    /// the file's check found it, without building its tree: reading a
+    /// value of millions of tokens costs no more than checking the file.
+    ///
+    /// ```
+    /// let doc = hclwright::Document::parse("a = [1, 2]\nb {\n  c = 3\n}\n").unwrap();
+    /// assert_eq!(doc.get_texts("a").unwrap(), ["[1, 2]"]);
+    /// assert_eq!(doc.get_texts("b.c").unwrap(), ["3"]);
+    /// assert_eq!(doc.get_texts("b").unwrap(), ["b {\n  c = 3\n}"]);
+    /// ```
+    pub fn get_texts<A>(&self, address: A) -> Result<Vec<String>, EditError>
+    where
+        A: IntoAddress,
+    {
+        let address = address.into_address()?;
+        if let Some(absent) = self.absent_at_top(&address) {
+            return Err(absent);
+        }
+        if let [Step::Name(name)] = address.steps()
+            && let Some(candidates) = self.tree.candidates(address.steps())
+            && let [only] = candidates.as_slice()
+            && self.tree.is_lazy_attribute_named(*only as usize, name)
+            && let Some(value) = self.tree.lazy_value_text(*only as usize)
+        {
+            return Ok(vec![value.to_string()]);
+        }
+        Ok(self
+            .get_all_detached(&address)?
+            .iter()
+            .map(|item| match item {
+                Item::Block(_) => item.text(),
+                _ => item.value_text().unwrap_or_else(|| item.text()),
+            })
+            .collect())
+    }
+
     /// The not-found error for an address whose first name no top-level
     /// attribute or block has, known from the index alone.
     fn absent_at_top(&self, address: &Address) -> Option<EditError> {

@@ -20,13 +20,13 @@ use rowan::{Children, GreenNodeData, GreenTokenData, NodeOrToken};
 use text_size::{TextRange, TextSize};
 
 use super::Document;
-use super::address::Address;
+use super::address::{Address, Step};
 use super::edit_block::{core_start, unit_for_block};
 use super::error::EditError;
 use super::layout::line_indent;
 use super::resolve::matches_top;
 use super::tracker::Tracker;
-use super::tree::{GreenElement, Tree};
+use super::tree::{GreenElement, StandIn, Tree};
 use crate::syntax_kind::SyntaxKind::*;
 
 /// Children kept on each side of the edited item, at least.
@@ -81,7 +81,9 @@ impl Document {
         op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
     ) -> Option<T> {
         let item = only_top_match(&self.tree, address)?;
-        self.edit_part_around(item, None, op)
+        // An address of one name leads to the item, not inside its value.
+        let inside = (address.steps().len() > 1).then_some(item);
+        self.edit_part_around(item, inside, None, op)
     }
 
     /// Runs `op`, which creates a new top-level item placed next to the
@@ -95,7 +97,7 @@ impl Document {
         if self.cuts.is_none()
             && !tests::whole_only()
             && let Some(layout) = self.top_layout()
-            && let Some(done) = self.edit_part_around(anchor, Some(layout), &mut op)
+            && let Some(done) = self.edit_part_around(anchor, None, Some(layout), &mut op)
         {
             return Ok(done);
         }
@@ -115,9 +117,14 @@ impl Document {
     /// item takes (see `edit_block::insert_into_body`).
     fn top_layout(&self) -> Option<TopLayout> {
         let first = self.top_items().next()?;
-        let alone = self.item_alone(first);
-        let item = alone.body().items().next()?;
-        let indent = line_indent(&alone.syntax(), core_start(item.syntax()));
+        let indent = match self.tree.lazy_indent(first) {
+            Some(indent) => indent.to_string(),
+            None => {
+                let alone = self.item_alone(first);
+                let item = alone.body().items().next()?;
+                line_indent(&alone.syntax(), core_start(item.syntax()))
+            }
+        };
         let mut unit = "  ".to_string();
         for i in self.top_items() {
             if self.tree.kind(i) != BLOCK.into() {
@@ -149,14 +156,21 @@ impl Document {
     }
 
     /// The edit on the part around the top-level child `item`; `None`
-    /// when it has to run on the whole file.
+    /// when it has to run on the whole file. `inside` is the child the
+    /// edit looks inside, if any: the long one-line values of the other
+    /// attributes of the part are replaced by stand-ins (see
+    /// [`Tree::abbreviated_part`]), so that their trees are never built.
     fn edit_part_around<T>(
         &mut self,
         item: usize,
+        inside: Option<usize>,
         top_layout: Option<TopLayout>,
         op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
     ) -> Option<T> {
         let (lo, hi) = bounds(&self.tree, item)?;
+        if let Some((text, stand_ins)) = self.tree.abbreviated_part(lo, hi, inside) {
+            return self.edit_abbreviated(lo, hi, text, &stand_ins, top_layout, op);
+        }
         let (green, base) = self.tree.part(lo, hi);
         let text = green.to_string();
         let cuts = Cuts {
@@ -205,6 +219,89 @@ impl Document {
 }
 
 impl Document {
+    /// [`Document::edit_part_around`] on a part whose text has stand-ins
+    /// for long values: the edit runs on that text, its changes are
+    /// moved to the file's coordinates (refused when one cuts into a
+    /// stand-in), and the children holding stand-ins come back as items
+    /// of their own text, with the values put back.
+    fn edit_abbreviated<T>(
+        &mut self,
+        lo: usize,
+        hi: usize,
+        text: String,
+        stand_ins: &[StandIn],
+        top_layout: Option<TopLayout>,
+        op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
+    ) -> Option<T> {
+        let base = if lo == 0 {
+            TextSize::from(0)
+        } else {
+            self.tree.range(lo).start()
+        };
+        let parsed = crate::parse(&text);
+        if !parsed.errors().is_empty() {
+            return None;
+        }
+        let cuts = Cuts {
+            before: lo > 0,
+            after: hi < self.tree.len(),
+            crossed: false,
+        };
+        let first_line = if cuts.before { first_line(&text) } else { "" };
+        let last_line = if cuts.after { last_line(&text) } else { "" };
+        let mut part = Document {
+            tree: Tree::new(parsed.green().clone()),
+            tracker: Tracker::new(text.clone()),
+            crlf: self.crlf,
+            cuts: Some(cuts),
+            deepest: self.deepest,
+            top_layout,
+        };
+        let done = op(&mut part).ok()?;
+        if part.cuts.is_some_and(|c| c.crossed) {
+            return None;
+        }
+        let edits = part.tracker.text_edits();
+        let first_end = TextSize::of(first_line);
+        let last_start = TextSize::of(text.as_str()) - TextSize::of(last_line);
+        let new_text = part.to_string();
+        let kept = edits
+            .iter()
+            .all(|e| e.range.start() >= first_end && e.range.end() <= last_start)
+            && new_text.starts_with(first_line)
+            && new_text.ends_with(last_line)
+            && (last_line.is_empty()
+                || new_text[..new_text.len() - last_line.len()].ends_with('\n'));
+        if !kept {
+            return None;
+        }
+        // Each change, in the file's coordinates: before, after or over
+        // the whole of each stand-in.
+        let mut moved = Vec::with_capacity(edits.len());
+        for e in &edits {
+            let start = to_file(e.range.start(), stand_ins)?;
+            let end = to_file(e.range.end(), stand_ins)?;
+            if stand_ins.iter().any(|s| {
+                let range = TextRange::at(s.at, TextSize::of(s.text.as_str()));
+                let over = e.range.start() <= range.start() && e.range.end() >= range.end();
+                let apart = e.range.end() <= range.start() || e.range.start() >= range.end();
+                !over && !apart
+            }) {
+                return None;
+            }
+            moved.push((TextRange::new(start + base, end + base), &e.new_text));
+        }
+        self.tree
+            .replace_abbreviated(lo, hi, part.tree.root(), &new_text, stand_ins)?;
+        for (range, new_text) in moved.iter().rev() {
+            self.tracker.replace(*range, new_text);
+        }
+        #[cfg(debug_assertions)]
+        self.check_consistency();
+        tests::count_part();
+        Some(done)
+    }
+
     /// The top-level item that the first steps of `address` match, when
     /// only one does, as a document of its own (for reading).
     pub(crate) fn only_part(&self, address: &Address) -> Option<Document> {
@@ -220,9 +317,13 @@ fn only_top_match(tree: &Tree, address: &Address) -> Option<usize> {
     let mut found = None;
     for i in candidates {
         let i = i as usize;
-        if let NodeOrToken::Node(node) = tree.child(i)
-            && matches_top(node, steps)
-        {
+        // An address of one name matches an attribute so named, told
+        // without building its tree.
+        let named = match steps {
+            [Step::Name(name)] => tree.is_lazy_attribute_named(i, name),
+            _ => false,
+        };
+        if named || matches!(tree.child(i), NodeOrToken::Node(node) if matches_top(node, steps)) {
             if found.is_some() {
                 return None;
             }
@@ -257,9 +358,20 @@ fn bounds(tree: &Tree, item: usize) -> Option<(usize, usize)> {
 /// before ends a line, and neither the line before the cut nor the line
 /// after it has an `=` or a comment.
 fn cut_before(tree: &Tree, at: usize) -> bool {
-    ends_line(tree.child(at - 1))
-        && !line_has_cells((0..at).rev().map(|i| tree.child(i)), true)
-        && !line_has_cells((at..tree.len()).map(|i| tree.child(i)), false)
+    // An attribute not built yet tells its lines from its text.
+    let before = tree.lazy_lines(at - 1);
+    let after = tree.lazy_lines(at);
+    let ends = match before {
+        Some(lines) => lines.ends_line,
+        None => ends_line(tree.child(at - 1)),
+    };
+    ends && !match before.and_then(|l| l.last_has_cells) {
+        Some(cells) => cells,
+        None => line_has_cells((0..at).rev().map(|i| tree.child(i)), true),
+    } && !match after {
+        Some(lines) => lines.first_has_cells,
+        None => line_has_cells((at..tree.len()).map(|i| tree.child(i)), false),
+    }
 }
 
 /// True when the element's text ends with a newline token.
@@ -297,6 +409,21 @@ fn borrowed(element: &GreenElement) -> NodeOrToken<&GreenNodeData, &GreenTokenDa
         NodeOrToken::Node(n) => NodeOrToken::Node(n),
         NodeOrToken::Token(t) => NodeOrToken::Token(t),
     }
+}
+
+/// A position in a part's text with stand-ins, in the text with the
+/// values back (relative to the part's start); none inside a stand-in.
+fn to_file(pos: TextSize, stand_ins: &[StandIn]) -> Option<TextSize> {
+    let mut shifted = pos;
+    for s in stand_ins {
+        let end = s.at + TextSize::of(s.text.as_str());
+        if pos >= end {
+            shifted = shifted - TextSize::of(s.text.as_str()) + s.value_len;
+        } else if pos > s.at {
+            return None;
+        }
+    }
+    Some(shifted)
 }
 
 /// The first line of a text, with its newline.
@@ -615,6 +742,10 @@ mod tests {
         "p \"aws\" {\n  r = 1\n}\n\np \"aws\" {\n  r = 2\n}\n\nq {\n  h = <<EOT\n  x = 1\nEOT\n  k = 2\n}\n\nz {\n}\n",
         // Tabs and four-space indentation.
         "a {\n\tb = 1\n\tc {\n\t\td = 2\n\t}\n}\n\ne {\n    f = 1\n    gg = 2\n}\n\nh {\n}\n",
+        // Long one-line values (stand-ins in parts) next to comments,
+        // in aligned and unaligned groups, and values that keep theirs.
+        "list = [1, 2, 3, 4, 5, 6, 7, 8]\nname_longer = \"a long string value\"   \n# about c\nc = {x = 1, y = 2, z = 3}\nd = 1 # trailing\ne = [for x in [1, 2, 3] : x * 2]\nf = \"has # inside a string\"\n\nb {\n  inner = [1, 2, 3, 4, 5, 6]\n}\ng   = [\"aligned\", \"group\"]\nhhh = [\"of\", \"values\", \"here\"]\nlast = [1, 2, 3, 4, 5, 6] // c\n",
+        "\u{feff}  first = [\"a\", \"b\", \"c\", \"d\"]\r\n  second = \"x\"\r\n\r\nthird = [1, 2, 3, 4, 5, 6]\r\nfourth = <<EOT\r\nheredoc text\r\nEOT\r\nfifth = [1, 2, 3, 4, 5, 6]",
     ];
 
     #[test]

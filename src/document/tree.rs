@@ -32,11 +32,22 @@ struct Child {
 }
 
 /// Where a top-level item whose tree is not built yet comes from.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Lazy {
-    /// Its position among the children of the parsed file.
-    position: u32,
     item: TopItem,
+    origin: Origin,
+}
+
+/// The text a lazy item's offsets are in.
+#[derive(Clone, Debug)]
+enum Origin {
+    /// The parsed file (the tree's source); the item is the child at
+    /// `position` of the file's body.
+    File { position: u32 },
+    /// A text of its own, holding this item alone: an item an edit of a
+    /// part changed without looking inside its value (see
+    /// [`Tree::replace_part_with`]).
+    Own(Arc<str>),
 }
 
 impl Child {
@@ -130,8 +141,10 @@ impl Tree {
             children.push(Child {
                 green: OnceLock::new(),
                 lazy: Some(Lazy {
-                    position: children.len() as u32,
                     item: *item,
+                    origin: Origin::File {
+                        position: children.len() as u32,
+                    },
                 }),
             });
             at = item.end as usize;
@@ -189,21 +202,49 @@ impl Tree {
         }
         let lazy = child
             .lazy
+            .as_ref()
             .expect("a child without a tree comes from the text");
-        match self.build_alone(&lazy) {
+        match self.build_alone(lazy) {
             Some(green) => child.green.get_or_init(|| green),
-            None => {
-                self.build_all();
-                child.green.get().expect("every child is built")
-            }
+            None => match &lazy.origin {
+                Origin::File { .. } => {
+                    self.build_all();
+                    child.green.get().expect("every child is built")
+                }
+                Origin::Own(text) => child.green.get_or_init(|| unparsed(text)),
+            },
         }
+    }
+
+    /// The text that a lazy item's offsets are in.
+    fn source_of<'a>(&'a self, lazy: &'a Lazy) -> Option<&'a str> {
+        match &lazy.origin {
+            Origin::File { .. } => self.source.as_deref(),
+            Origin::Own(text) => Some(text),
+        }
+    }
+
+    /// The `i`-th child's value text, when it is a top-level attribute
+    /// whose tree is not built: read from where the checking parse found
+    /// it, without building anything.
+    pub fn lazy_value_text(&self, i: usize) -> Option<&str> {
+        let child = &self.children[i];
+        if child.green.get().is_some() {
+            return None;
+        }
+        let lazy = child.lazy.as_ref()?;
+        if lazy.item.kind != ATTRIBUTE || lazy.item.value_start > lazy.item.value_end {
+            return None;
+        }
+        self.source_of(lazy)?
+            .get(lazy.item.value_start as usize..lazy.item.value_end as usize)
     }
 
     /// What the `i`-th child is (its node or token kind), without
     /// building it.
     pub fn kind(&self, i: usize) -> rowan::SyntaxKind {
         let child = &self.children[i];
-        match (child.green.get(), child.lazy) {
+        match (child.green.get(), &child.lazy) {
             (Some(green), _) => green.kind(),
             (None, Some(lazy)) => lazy.item.kind.into(),
             (None, None) => unreachable!("a child has a tree or comes from the text"),
@@ -213,9 +254,9 @@ impl Tree {
     /// The key the index finds the `i`-th child by, without building it.
     fn key(&self, i: usize) -> Option<Key> {
         let child = &self.children[i];
-        match (child.green.get(), child.lazy, &self.source) {
-            (Some(green), _, _) => Key::of(green),
-            (None, Some(lazy), Some(source)) => Key::of_head(source, &lazy.item),
+        match (child.green.get(), &child.lazy) {
+            (Some(green), _) => Key::of(green),
+            (None, Some(lazy)) => Key::of_head(self.source_of(lazy)?, &lazy.item),
             _ => None,
         }
     }
@@ -223,7 +264,7 @@ impl Tree {
     /// The tree of a lazy item, parsed from its text alone (`None` if
     /// that does not give the one item it is in the file).
     fn build_alone(&self, lazy: &Lazy) -> Option<GreenElement> {
-        let source = self.source.as_deref()?;
+        let source = self.source_of(lazy)?;
         let text = source.get(lazy.item.start as usize..lazy.item.end as usize)?;
         counts::built_alone();
         let parse = crate::parse(text);
@@ -242,10 +283,12 @@ impl Tree {
     /// Builds the trees of every lazy child at once, from a parse of the
     /// whole text.
     fn build_all(&self) {
-        let pending = self
-            .children
-            .iter()
-            .any(|c| c.green.get().is_none() && c.lazy.is_some());
+        let pending = self.children.iter().any(|c| {
+            c.green.get().is_none()
+                && c.lazy
+                    .as_ref()
+                    .is_some_and(|l| matches!(l.origin, Origin::File { .. }))
+        });
         let Some(source) = self.source.as_deref().filter(|_| pending) else {
             return;
         };
@@ -261,8 +304,9 @@ impl Tree {
             .map(|c| c.to_owned())
             .collect();
         for child in self.children.iter() {
-            if let (None, Some(lazy)) = (child.green.get(), child.lazy)
-                && let Some(green) = parsed.get(lazy.position as usize)
+            if let (None, Some(lazy)) = (child.green.get(), &child.lazy)
+                && let Origin::File { position } = lazy.origin
+                && let Some(green) = parsed.get(position as usize)
             {
                 let _ = child.green.set(green.clone());
             }
@@ -313,17 +357,15 @@ impl Tree {
     /// without building it.
     fn name(&self, i: usize) -> Option<&str> {
         let child = &self.children[i];
-        match (child.green.get(), child.lazy, &self.source) {
-            (Some(NodeOrToken::Node(node)), _, _)
+        match (child.green.get(), &child.lazy) {
+            (Some(NodeOrToken::Node(node)), _)
                 if node.kind() == ATTRIBUTE.into() || node.kind() == BLOCK.into() =>
             {
                 first_ident(node)
             }
-            (None, Some(lazy), Some(source))
-                if lazy.item.kind == ATTRIBUTE || lazy.item.kind == BLOCK =>
-            {
-                source.get(lazy.item.name_start as usize..lazy.item.name_end as usize)
-            }
+            (None, Some(lazy)) if lazy.item.kind == ATTRIBUTE || lazy.item.kind == BLOCK => self
+                .source_of(lazy)?
+                .get(lazy.item.name_start as usize..lazy.item.name_end as usize),
             _ => None,
         }
     }
@@ -355,22 +397,122 @@ impl Tree {
     /// Puts back the children `lo..hi`, edited: `part` is what
     /// [`Tree::part`] gave, changed.
     pub fn replace_part(&mut self, lo: usize, hi: usize, part: &GreenNode) {
-        let mut head = Vec::new();
-        let mut new: Vec<GreenElement> = Vec::new();
-        for child in part.children() {
-            match child {
-                NodeOrToken::Node(body) if body.kind() == BODY.into() => {
-                    new = body.children().map(|c| c.to_owned()).collect();
+        let (head, new) = split_part(part);
+        self.replace_children(lo, hi, head, new.into_iter().map(Child::built).collect());
+    }
+
+    /// Puts back the children `lo..hi`, edited on a text that
+    /// [`Tree::abbreviated_part`] gave: `part` is its tree, changed, and
+    /// `text` its text. A child holding a stand-in comes back as a lazy
+    /// item whose text is the child's with the value put back. `None`
+    /// (and nothing changed) when a stand-in is no longer the whole value
+    /// of a one-line attribute, alone on its line.
+    pub fn replace_abbreviated(
+        &mut self,
+        lo: usize,
+        hi: usize,
+        part: &GreenNode,
+        text: &str,
+        stand_ins: &[StandIn],
+    ) -> Option<()> {
+        let (head, new) = split_part(part);
+        let mut at: usize = head.iter().map(|e| usize::from(e.text_len())).sum();
+        let mut children = Vec::with_capacity(new.len());
+        let mut found = 0;
+        for green in new {
+            let end = at + usize::from(green.text_len());
+            let child_text = &text[at..end];
+            let inside: Vec<&StandIn> = stand_ins
+                .iter()
+                .filter(|s| child_text.contains(s.text.as_str()))
+                .collect();
+            match inside.as_slice() {
+                [] => children.push(Child::built(green)),
+                [stand_in] => {
+                    children.push(self.put_back(&green, child_text, stand_in)?);
+                    found += 1;
                 }
-                other => head.push(other.to_owned()),
+                _ => return None,
             }
+            at = end;
         }
+        // A stand-in left anywhere else (in the head) is not put back.
+        let left = stand_ins
+            .iter()
+            .filter(|s| text.contains(s.text.as_str()))
+            .count();
+        if left != found {
+            return None;
+        }
+        self.replace_children(lo, hi, head, children);
+        Some(())
+    }
+
+    /// A child that holds `stand_in`, with its value put back: a lazy
+    /// item of its own text.
+    fn put_back(
+        &self,
+        green: &GreenElement,
+        child_text: &str,
+        stand_in: &StandIn,
+    ) -> Option<Child> {
+        let NodeOrToken::Node(node) = green else {
+            return None;
+        };
+        let attribute =
+            crate::ast::Attribute::cast(crate::syntax_kind::SyntaxNode::new_root(node.clone()))?;
+        let expr = attribute.expr()?;
+        if expr.syntax().to_string() != stand_in.text {
+            return None;
+        }
+        let start = usize::from(expr.syntax().text_range().start());
+        let end = start + stand_in.text.len();
+        // Nothing after the value but spaces and the newline: no comment
+        // joins the line, whose width the stand-in does not keep.
+        if !child_text[end..]
+            .trim_end_matches(['\n', '\r'])
+            .bytes()
+            .all(|b| b == b' ' || b == b'\t')
+        {
+            return None;
+        }
+        let name = attribute.name_token()?.text_range();
+        let lazy = self.children[stand_in.child].lazy.as_ref()?;
+        let value = self
+            .source_of(lazy)?
+            .get(lazy.item.value_start as usize..lazy.item.value_end as usize)?;
+        let mut own = String::with_capacity(child_text.len() - stand_in.text.len() + value.len());
+        own.push_str(&child_text[..start]);
+        own.push_str(value);
+        own.push_str(&child_text[end..]);
+        let item = TopItem {
+            kind: ATTRIBUTE,
+            start: 0,
+            end: u32::try_from(own.len()).ok()?,
+            name_start: name.start().into(),
+            name_end: name.end().into(),
+            head_end: name.end().into(),
+            value_start: start as u32,
+            value_end: (start + value.len()) as u32,
+        };
+        Some(Child {
+            green: OnceLock::new(),
+            lazy: Some(Lazy {
+                item,
+                origin: Origin::Own(Arc::from(own)),
+            }),
+        })
+    }
+
+    /// Replaces the children `lo..hi` by `new` (and the head by `head`
+    /// when `lo` is 0), keeping the starts and the index up to date.
+    fn replace_children(&mut self, lo: usize, hi: usize, head: Vec<GreenElement>, new: Vec<Child>) {
         if lo == 0 {
             self.head = head;
         }
         if self.index.get().is_some() {
             let old_keys: Vec<Option<Key>> = (lo..hi).map(|i| self.key(i)).collect();
-            let new_keys: Vec<Option<Key>> = new.iter().map(Key::of).collect();
+            let new_keys: Vec<Option<Key>> = new.iter().map(|c| self.key_of(c)).collect();
             if let Some(index) = self.index.get_mut() {
                 Arc::make_mut(index).replace(lo, &old_keys, &new_keys);
             }
@@ -381,10 +523,10 @@ impl Tree {
         } else {
             self.starts[lo]
         };
-        let new_starts = offsets(start, new.iter().map(|e| e.text_len()));
+        let new_starts = offsets(start, new.iter().map(Child::len));
         let old_end = self.starts[hi];
         let new_end = new_starts[count];
-        Arc::make_mut(&mut self.children).splice(lo..hi, new.into_iter().map(Child::built));
+        Arc::make_mut(&mut self.children).splice(lo..hi, new);
         let starts = Arc::make_mut(&mut self.starts);
         starts.splice(lo..=hi, new_starts);
         if new_end != old_end {
@@ -394,17 +536,251 @@ impl Tree {
         }
         self.root = OnceLock::new();
     }
+
+    /// The text of the children `lo..hi` (with the tokens before the
+    /// body when `lo` is 0), where the values of long one-line
+    /// attributes whose trees are not built are replaced by short
+    /// stand-ins, and those stand-ins; `None` when no child has such a
+    /// value. `keep` is a child whose value stays (an edit looks inside
+    /// it).
+    ///
+    /// An edit that does not look inside those values lays out the
+    /// lines around them as it would with the values there: the layout
+    /// of a line with an `=` and no comment depends on what comes before
+    /// the `=` alone, and each value, stand-in or not, is one expression
+    /// alone on the rest of its line. The stand-ins hold a number drawn
+    /// for each process, so that no text can hold one by chance.
+    pub fn abbreviated_part(
+        &self,
+        lo: usize,
+        hi: usize,
+        keep: Option<usize>,
+    ) -> Option<(String, Vec<StandIn>)> {
+        if !(lo..hi).any(|i| Some(i) != keep && self.long_flat_value(i).is_some()) {
+            return None;
+        }
+        let mut text = String::new();
+        if lo == 0 {
+            for e in &self.head {
+                text.push_str(&e.to_string());
+            }
+        }
+        let mut stand_ins = Vec::new();
+        for i in lo..hi {
+            let value = (Some(i) != keep).then(|| self.long_flat_value(i)).flatten();
+            match value {
+                Some((item_text, value)) => {
+                    let stand_in = format!("hclwright_stand_in_{:x}_{}", nonce(), stand_ins.len());
+                    text.push_str(&item_text[..value.start]);
+                    let at = TextSize::of(text.as_str());
+                    text.push_str(&stand_in);
+                    text.push_str(&item_text[value.end..]);
+                    stand_ins.push(StandIn {
+                        child: i,
+                        at,
+                        text: stand_in,
+                        value_len: TextSize::from(value.len() as u32),
+                    });
+                }
+                None => match self.child(i) {
+                    NodeOrToken::Node(n) => text.push_str(&n.to_string()),
+                    NodeOrToken::Token(t) => text.push_str(t.text()),
+                },
+            }
+        }
+        // A stand-in must be found only where it was put.
+        let marker = format!("hclwright_stand_in_{:x}_", nonce());
+        if text.matches(marker.as_str()).count() != stand_ins.len() {
+            return None;
+        }
+        Some((text, stand_ins))
+    }
+
+    /// The text of the `i`-th child and where its value is in it, when
+    /// it is a top-level attribute not built yet whose value is long
+    /// ([`LONG_VALUE`] bytes or more), on the line of its name, and
+    /// followed by nothing but spaces and the newline; its value has no
+    /// comment (no `#`, `//` or `/*` at all).
+    fn long_flat_value(&self, i: usize) -> Option<(&str, std::ops::Range<usize>)> {
+        let child = &self.children[i];
+        if child.green.get().is_some() {
+            return None;
+        }
+        let lazy = child.lazy.as_ref()?;
+        let item = &lazy.item;
+        if item.kind != ATTRIBUTE || item.value_end < item.value_start + LONG_VALUE {
+            return None;
+        }
+        let source = self.source_of(lazy)?;
+        let item_text = source.get(item.start as usize..item.end as usize)?;
+        let start = (item.value_start - item.start) as usize;
+        let end = (item.value_end - item.start) as usize;
+        let name = (item.name_start - item.start) as usize;
+        let line = item_text.get(name..end)?;
+        let value = &item_text[start..end];
+        let after = &item_text[end..];
+        let flat = !line.contains('\n')
+            && !value.contains('#')
+            && !value.contains("//")
+            && !value.contains("/*")
+            && after
+                .trim_end_matches(['\n', '\r'])
+                .bytes()
+                .all(|b| b == b' ' || b == b'\t');
+        flat.then_some((item_text, start..end))
+    }
+
+    /// The index key of a child, built or not.
+    fn key_of(&self, child: &Child) -> Option<Key> {
+        match (child.green.get(), &child.lazy) {
+            (Some(green), _) => Key::of(green),
+            (None, Some(lazy)) => Key::of_head(self.source_of(lazy)?, &lazy.item),
+            _ => None,
+        }
+    }
+
+    /// What the `i`-th child's lines are, told without building it: for
+    /// a top-level attribute not built yet, whether its first line and
+    /// its last line can be in an alignment group (hold an `=` or a
+    /// comment; `None` when that needs its tree) and whether it ends a
+    /// line.
+    pub fn lazy_lines(&self, i: usize) -> Option<LazyLines> {
+        let child = &self.children[i];
+        if child.green.get().is_some() {
+            return None;
+        }
+        let lazy = child.lazy.as_ref()?;
+        let item = &lazy.item;
+        if item.kind != ATTRIBUTE {
+            return None;
+        }
+        let source = self.source_of(lazy)?;
+        let text = source.get(item.start as usize..item.end as usize)?;
+        let name = (item.name_start - item.start) as usize;
+        // The first line is the name's (with its `=`) or a line of the
+        // comments above it: cells unless blank.
+        let first_line = &text[..text.find('\n').map_or(text.len(), |n| n + 1)];
+        let first = name < first_line.len() || first_line.bytes().any(|b| !b.is_ascii_whitespace());
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        let body = body.strip_suffix('\r').unwrap_or(body);
+        let last = (!body[name..].contains('\n')).then_some(true);
+        Some(LazyLines {
+            first_has_cells: first,
+            last_has_cells: last,
+            ends_line: text.ends_with('\n'),
+        })
+    }
+}
+
+impl Tree {
+    /// True when the `i`-th child is a top-level attribute named `name`
+    /// whose tree is not built yet.
+    pub fn is_lazy_attribute_named(&self, i: usize, name: &str) -> bool {
+        let child = &self.children[i];
+        child.green.get().is_none()
+            && child
+                .lazy
+                .as_ref()
+                .is_some_and(|l| l.item.kind == ATTRIBUTE)
+            && self.name(i) == Some(name)
+    }
+
+    /// The indentation of the line of the `i`-th child's name, when it
+    /// is a top-level attribute not built yet.
+    pub fn lazy_indent(&self, i: usize) -> Option<&str> {
+        let child = &self.children[i];
+        if child.green.get().is_some() {
+            return None;
+        }
+        let lazy = child.lazy.as_ref()?;
+        if lazy.item.kind != ATTRIBUTE {
+            return None;
+        }
+        // The line may start before the item (after a byte order mark,
+        // which is then the line's first character).
+        let source = self.source_of(lazy)?;
+        let before = source.get(..lazy.item.name_start as usize)?;
+        let line = &before[before.rfind('\n').map_or(0, |n| n + 1)..];
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        Some(&line[..indent])
+    }
+}
+
+/// What [`Tree::lazy_lines`] tells of a child.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LazyLines {
+    pub first_has_cells: bool,
+    pub last_has_cells: Option<bool>,
+    pub ends_line: bool,
+}
+
+/// A value replaced by a stand-in in [`Tree::abbreviated_part`].
+#[derive(Clone, Debug)]
+pub(crate) struct StandIn {
+    /// The child whose value it stands for.
+    pub child: usize,
+    /// Where it is in the part's text.
+    pub at: TextSize,
+    /// Its text (an identifier).
+    pub text: String,
+    /// The length of the value it stands for.
+    pub value_len: TextSize,
+}
+
+/// Values shorter than this are kept in parts (their trees are cheap).
+#[cfg(not(test))]
+const LONG_VALUE: u32 = 4096;
+/// Short in tests, so that the tests of edits on parts go through
+/// stand-ins.
+#[cfg(test)]
+const LONG_VALUE: u32 = 12;
+
+/// A number drawn once per process, for stand-ins.
+fn nonce() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static NONCE: OnceLock<u64> = OnceLock::new();
+    *NONCE.get_or_init(|| {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u32(std::process::id());
+        hasher.finish()
+    })
+}
+
+/// The head (tokens before the body) and the body's children of a part.
+fn split_part(part: &GreenNode) -> (Vec<GreenElement>, Vec<GreenElement>) {
+    let mut head = Vec::new();
+    let mut new: Vec<GreenElement> = Vec::new();
+    for child in part.children() {
+        match child {
+            NodeOrToken::Node(body) if body.kind() == BODY.into() => {
+                new = body.children().map(|c| c.to_owned()).collect();
+            }
+            other => head.push(other.to_owned()),
+        }
+    }
+    (head, new)
 }
 
 impl Child {
     /// The length of the child's text.
     fn len(&self) -> TextSize {
-        match (self.green.get(), self.lazy) {
+        match (self.green.get(), &self.lazy) {
             (Some(green), _) => green.text_len(),
             (None, Some(lazy)) => TextSize::from(lazy.item.end - lazy.item.start),
             (None, None) => TextSize::from(0),
         }
     }
+}
+
+/// The tree of an item whose own text did not parse as the one item it
+/// was (not expected: such a text is an item of a valid file with only
+/// spaces changed around its name): an `ERROR` node holding the text as
+/// one token, so that the document still prints it unchanged.
+fn unparsed(text: &str) -> GreenElement {
+    NodeOrToken::Node(GreenNode::new(
+        ERROR.into(),
+        [NodeOrToken::Token(GreenToken::new(ERROR.into(), text))],
+    ))
 }
 
 /// Adds the tokens of `text[from..to]` (what lies between top-level
@@ -528,11 +904,23 @@ mod tests {
             at += element.text_len();
             assert_eq!(tree.kind(i), element.kind(), "kind {i} of {text:?}");
             assert_eq!(tree.key(i), Key::of(element), "key {i} of {text:?}");
+            // An attribute's value, read without a tree.
+            if let NodeOrToken::Node(node) = element
+                && let Some(attribute) =
+                    crate::ast::Attribute::cast(SyntaxNode::new_root(node.clone()))
+            {
+                let value = attribute.expr().map(|e| e.syntax().to_string());
+                assert_eq!(
+                    tree.lazy_value_text(i),
+                    value.as_deref(),
+                    "value {i} of {text:?}"
+                );
+            }
         }
         for (i, element) in full.iter().enumerate() {
-            if let Some(lazy) = tree.children[i].lazy {
+            if let Some(lazy) = &tree.children[i].lazy {
                 assert_eq!(
-                    tree.build_alone(&lazy).as_ref(),
+                    tree.build_alone(lazy).as_ref(),
                     Some(element),
                     "item {i} of {text:?}"
                 );
@@ -592,6 +980,53 @@ mod tests {
         assert_eq!(all, 1);
         #[cfg(debug_assertions)]
         doc.check_consistency();
+    }
+
+    #[test]
+    fn edits_next_to_long_values_build_no_tree() {
+        let list = format!("[{}]", "1,".repeat(5000));
+        let file = |value: &str| format!("# the list\na  = {value}\nbb = {value}   \nc = 1\n");
+        let doc = crate::Document::parse(&file(&list)).unwrap();
+        let mut read = doc.clone();
+        let (texts, alone, all) = builds(&mut read, |d| d.get_texts("bb").unwrap());
+        assert_eq!(texts, std::slice::from_ref(&list));
+        assert_eq!((alone, all), (0, 0));
+        // Each edit gives what it gives with a short value in place of
+        // the list (short values are kept in parts), and builds neither
+        // list's tree.
+        type Edit = fn(&mut crate::Document) -> Result<(), crate::EditError>;
+        let edits: [Edit; 6] = [
+            |d| d.set("zz_new", 7),
+            |d| d.set("a", 5),
+            |d| d.remove("a"),
+            |d| d.rename("bb", "b"),
+            |d| d.set_comments_above("bb", &["about bb"]),
+            |d| d.set("c", "a longer value than before"),
+        ];
+        for (i, edit) in edits.into_iter().enumerate() {
+            let mut short = crate::Document::parse(&file("[9]")).unwrap();
+            edit(&mut short).unwrap();
+            let expected = short.to_string().replace("[9]", &list);
+            let mut edited = doc.clone();
+            let (done, alone, all) = builds(&mut edited, edit);
+            done.unwrap();
+            assert!(alone <= 1 && all == 0, "edit {i}: {alone} {all}");
+            assert_eq!(
+                edited.to_string().replace(&list, "L"),
+                expected.replace(&list, "L"),
+                "edit {i}"
+            );
+            // The values are in the tree, read without building it.
+            let read = |name| edited.get_texts(name).ok();
+            assert_eq!(read("bb").or_else(|| read("b")), Some(vec![list.clone()]));
+        }
+        // An inline comment joins the line, whose width a stand-in does
+        // not keep: that edit builds the tree.
+        let mut edited = doc.clone();
+        let (done, alone, all) = builds(&mut edited, |d| d.set_inline_comment("a", Some("c")));
+        done.unwrap();
+        assert!(alone + all > 0);
+        assert!(edited.to_string().contains(&format!("a  = {list} # c\n")));
     }
 
     #[test]

@@ -264,6 +264,16 @@ fn item<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t
             } else {
                 name.end().into()
             },
+            value_start: if parsed.kind == ATTRIBUTE {
+                p.value_range.0
+            } else {
+                0
+            },
+            value_end: if parsed.kind == ATTRIBUTE {
+                p.value_range.1
+            } else {
+                0
+            },
         });
     }
     parsed.attribute
@@ -323,8 +333,14 @@ fn item_at<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> ParsedIt
 /// `= expr`, after the name.
 fn attribute_rest<const B: bool>(p: &mut Parser<'_, B>) {
     p.bump(); // `=`
+    let value_start = p.current_range().start().into();
     if !expr::expr_opt(p) {
         p.error_expected("an expression after `=`");
+    }
+    if p.depth == 0 && p.top.is_some() {
+        // A top-level attribute: where its value is, for reading it
+        // without a tree.
+        p.value_range = (value_start, p.last_sig_end);
     }
 }
 

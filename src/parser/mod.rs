@@ -108,6 +108,10 @@ pub(crate) struct TopItem {
     /// Where a block's labels end (its `{`); the name's end for an
     /// attribute.
     pub head_end: u32,
+    /// An attribute's value: from its first token to the end of its last
+    /// (both 0 for a block).
+    pub value_start: u32,
+    pub value_end: u32,
 }
 
 /// A configuration file checked without building its tree: the errors,
@@ -198,6 +202,7 @@ fn parse_tokens_with<const B: bool>(
         lines: None,
         top,
         head_end: 0,
+        value_range: (0, 0),
     };
     for e in &lexed.errors {
         p.errors.push(SyntaxError::new(
@@ -259,6 +264,9 @@ pub(crate) struct Parser<'t, const B: bool> {
     /// Where the labels of the last top-level block ended (noted only
     /// with `top`).
     head_end: u32,
+    /// Where the value of the last top-level attribute starts and ends
+    /// (noted only with `top`).
+    value_range: (u32, u32),
 }
 
 impl<'t, const B: bool> Parser<'t, B> {

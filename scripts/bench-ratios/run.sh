@@ -1,0 +1,108 @@
+#!/bin/sh
+# The three ratios of the speed and memory targets, measured in one run on
+# this machine, with the CPU they come from:
+#
+#   1. parse speed against the `hcl-edit` crate (target: at least 3x),
+#      from the `compare/` crate (median of its alternating rounds);
+#   2. `hclwright fmt -check -recursive -list=false .` against `terraform
+#      fmt -check -recursive -list=false .` as whole processes on a copy of
+#      the terraform goldens (target: at least 100x), medians of RUNS runs
+#      each, alternating the two tools;
+#   3. peak resident memory of `check`, `fmt -check`, `fmt` (writing its
+#      result) and `set` on the corpus's `.tf` files concatenated three
+#      times over (about 9.4 MB), as a multiple of the input's size
+#      (target: at most 8x), from /usr/bin/time.
+#
+#   scripts/bench-ratios/run.sh [SHARED] [RUNS]   (default: ../shared, 11)
+#
+# Ratio 2 needs `terraform` on the PATH and is skipped with a note
+# without it; ratios 1 and 2 need SHARED (the corpus and the goldens).
+set -eu
+here=$(cd "$(dirname "$0")/../.." && pwd)
+shared=${1:-$here/../shared}
+runs=${2:-11}
+corpus=$shared/corpus
+goldens=$shared/golden/terraform
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+cargo build --quiet --release --manifest-path "$here/Cargo.toml"
+bin=$here/target/release/hclwright
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+echo "machine: ${cpu:-unknown CPU}, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+parse=
+if [ -d "$corpus" ]; then
+  cargo build --quiet --release --manifest-path "$here/compare/Cargo.toml"
+  "$here/compare/target/release/hclwright-compare" "$corpus" > "$dir/compare.txt"
+  # "… median of the rounds' ratios 3.01x (range …"
+  parse=$(sed -n "s/.*median of the rounds' ratios \([0-9.]*\)x.*/\1/p" "$dir/compare.txt")
+fi
+
+fmt=
+if [ -d "$goldens" ] && command -v terraform > /dev/null; then
+  cp -r "$goldens" "$dir/tree"
+  # One warm-up each, then alternating runs; wall clock of whole processes.
+  (cd "$dir/tree" && "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
+  (cd "$dir/tree" && TF_CLI_CONFIG_FILE=/dev/null terraform fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
+  i=0
+  : > "$dir/ours"
+  : > "$dir/theirs"
+  while [ "$i" -lt "$runs" ]; do
+    (cd "$dir/tree" && /usr/bin/time -f '%e' -a -o "$dir/ours" "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
+    (cd "$dir/tree" && TF_CLI_CONFIG_FILE=/dev/null /usr/bin/time -f '%e' -a -o "$dir/theirs" terraform fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
+    i=$((i + 1))
+  done
+  median() { grep -E '^[0-9.]+$' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+  ours=$(median "$dir/ours")
+  theirs=$(median "$dir/theirs")
+  # /usr/bin/time prints hundredths; time ours more finely with date.
+  start=$(date +%s%N)
+  i=0
+  while [ "$i" -lt "$runs" ]; do
+    (cd "$dir/tree" && "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
+    i=$((i + 1))
+  done
+  end=$(date +%s%N)
+  ours_ms=$(awk -v s="$start" -v e="$end" -v n="$runs" 'BEGIN { printf "%.1f", (e - s) / n / 1e6 }')
+  fmt=$(awk -v t="$theirs" -v o="$ours_ms" 'BEGIN { printf "%.0f", t * 1000 / o }')
+  echo "fmt -check: hclwright ${ours_ms} ms (mean of $runs; /usr/bin/time median ${ours} s), terraform ${theirs} s (median of $runs)"
+elif [ -d "$goldens" ]; then
+  echo "fmt -check: skipped, terraform is not on the PATH"
+fi
+
+memory=
+if [ -d "$corpus" ]; then
+  find "$corpus" -name '*.tf' | sort | while read -r f; do cat "$f"; echo; done > "$dir/one.tf"
+  cat "$dir/one.tf" "$dir/one.tf" "$dir/one.tf" > "$dir/corpus.tf"
+  size=$(wc -c < "$dir/corpus.tf")
+  worst=0
+  for cmd in "check" "fmt -check" "fmt -write=false -list=false" "set zz_new 7"; do
+    # shellcheck disable=SC2086
+    set -- $cmd
+    (cd "$dir" && /usr/bin/time -f '%M' -o "$dir/kb" "$bin" "$@" corpus.tf > /dev/null 2>&1 || true)
+    kb=$(tail -n 1 "$dir/kb")
+    ratio=$(awk -v k="$kb" -v n="$size" 'BEGIN { printf "%.1f", k * 1024 / n }')
+    echo "memory: $cmd on $(awk -v n="$size" 'BEGIN { printf "%.1f", n / 1e6 }') MB: $(awk -v k="$kb" 'BEGIN { printf "%.1f", k / 1024 }') MB peak, ${ratio}x the input"
+    worst=$(awk -v a="$worst" -v b="$ratio" 'BEGIN { print (b > a) ? b : a }')
+  done
+  memory=$worst
+fi
+
+verdict() { # VALUE TARGET at-least|at-most
+  awk -v v="$1" -v t="$2" -v how="$3" 'BEGIN {
+    ok = (how == "at-least") ? (v >= t) : (v <= t)
+    print ok ? "met" : "NOT met"
+  }'
+}
+echo
+echo "ratios on ${cpu:-this machine}:"
+if [ -n "$parse" ]; then
+  echo "  parse vs hcl-edit:            ${parse}x (target >= 3x): $(verdict "$parse" 3 at-least)"
+fi
+if [ -n "$fmt" ]; then
+  echo "  fmt -check vs terraform fmt:  ${fmt}x (target >= 100x): $(verdict "$fmt" 100 at-least)"
+fi
+if [ -n "$memory" ]; then
+  echo "  peak memory / input (worst):  ${memory}x (target <= 8x): $(verdict "$memory" 8 at-most)"
+fi
