@@ -6,7 +6,7 @@
 /// Tokens come first, then nodes; [`SyntaxKind::is_token`] tells them apart.
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u16)]
+#[repr(u8)]
 pub enum SyntaxKind {
     // ----- trivia -----
     /// A run of spaces and tabs.
@@ -282,9 +282,9 @@ impl SyntaxKind {
     /// Converts a raw value back; `None` when out of range.
     pub fn from_raw(raw: u16) -> Option<SyntaxKind> {
         if raw <= Self::LAST as u16 {
-            // SAFETY: `SyntaxKind` is `repr(u16)` with contiguous values
-            // from 0 to `LAST`.
-            Some(unsafe { std::mem::transmute::<u16, SyntaxKind>(raw) })
+            // SAFETY: `SyntaxKind` is `repr(u8)` with contiguous values
+            // from 0 to `LAST` (below 256, so `raw` fits in a byte).
+            Some(unsafe { std::mem::transmute::<u8, SyntaxKind>(raw as u8) })
         } else {
             None
         }

@@ -24,13 +24,19 @@ use crate::syntax_kind::SyntaxKind::{self, *};
 
 /// A token: its kind and its length in bytes. Offsets are the running sum of
 /// the lengths.
+///
+/// Packed into five bytes (a one-byte kind and the length): a file of
+/// ten million tokens holds them in 50 MB instead of 80.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, packed)]
 pub struct Token {
     /// What the token is.
     pub kind: SyntaxKind,
     /// Its length in bytes.
     pub len: u32,
 }
+
+const _: () = assert!(std::mem::size_of::<Token>() == 5);
 
 /// A problem the lexer found (bad characters, an unterminated comment).
 #[derive(Clone, Debug, PartialEq, Eq)]
