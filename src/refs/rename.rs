@@ -168,8 +168,8 @@ impl Rename {
             let Some(item_text) = text.get(item.start as usize..item.end as usize) else {
                 continue;
             };
-            // A reference starts with its root name.
-            if !item_text.contains(root) {
+            // A reference starts with its root name, then its first step.
+            if !item_text.contains(root) || !self.may_match(item_text) {
                 continue;
             }
             let renamed = self.apply(&crate::parse(item_text).syntax());
@@ -184,6 +184,42 @@ impl Rename {
             edits: normalize(edits),
             matches,
         }
+    }
+
+    /// True when `text` may hold a reference the pattern matches, told
+    /// from its tokens: the root name, then `.` or `[` and, when the
+    /// pattern's first step is a name, that name after a `.` or a string
+    /// after a `[`. Comments and newlines between them are skipped, and
+    /// anything this does not tell apart counts as a maybe, so that a
+    /// text it rules out has no match.
+    fn may_match(&self, text: &str) -> bool {
+        use crate::syntax_kind::SyntaxKind::{
+            COMMENT, DOT, IDENT, L_BRACK, NEWLINE, OPEN_QUOTE, WHITESPACE,
+        };
+        let root = self.from.root();
+        let Some(first) = self.from.steps().first() else {
+            return true;
+        };
+        let lexed = crate::lexer::tokenize(text);
+        let mut tokens = Vec::with_capacity(lexed.tokens.len());
+        let mut at = 0usize;
+        for token in &lexed.tokens {
+            let len = token.len as usize;
+            if !matches!(token.kind, WHITESPACE | COMMENT | NEWLINE) {
+                tokens.push((token.kind, &text[at..at + len]));
+            }
+            at += len;
+        }
+        crate::lexer::recycle(lexed.tokens);
+        tokens.windows(3).any(|w| match w {
+            [(IDENT, name), (step, _), next] if *name == root => match (step, first) {
+                (DOT, PatternStep::Attr(want)) => next.0 != IDENT || next.1 == want.as_str(),
+                (L_BRACK, PatternStep::Attr(_)) => next.0 == OPEN_QUOTE,
+                (DOT | L_BRACK, _) => true,
+                _ => false,
+            },
+            _ => false,
+        })
     }
 
     /// Like [`Rename::apply`], skipping references whose root lies inside
@@ -426,6 +462,39 @@ fn normalize(mut edits: Vec<TextEdit>) -> Vec<TextEdit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_token_filter_keeps_every_item_with_a_match() {
+        let rename = Rename::parse("var.region", "var.zone").unwrap();
+        let with = [
+            "a = var.region\n",
+            "a = var /* c */ . region\n",
+            "a = (var\n.region)\n",
+            "a = var[\"region\"]\n",
+            "a = \"${var.region}-x\"\n",
+            "a = <<EOT\n%{ if var.region != \"\" }x%{ endif }\nEOT\n",
+            "b {\n  a = [for r in var.region : r]\n}\n",
+        ];
+        for text in with {
+            assert!(rename.may_match(text), "{text:?}");
+            let whole = rename.apply(&crate::parse(text).syntax());
+            assert_eq!(rename.apply_text(text), whole, "{text:?}");
+            assert!(whole.matches > 0, "{text:?}");
+        }
+        let without = [
+            "a = var.regions\n",
+            "var = 1\nregion = 2\n",
+            "a = \"var.region\"\n",
+            "# var.region\na = 1\n",
+            "a = local.var.region\n",
+            "a = var[\n",
+        ];
+        for text in without {
+            assert_eq!(rename.apply_text(text).matches, 0, "{text:?}");
+        }
+        assert!(!rename.may_match("a = var.regions\n"));
+        assert!(!rename.may_match("# var.region\n"));
+    }
 
     fn steps(p: &str) -> Vec<PatternStep> {
         p.parse::<Pattern>().unwrap().steps().to_vec()
