@@ -4,6 +4,8 @@
 //! are sorted and do not overlap can be applied in one pass
 //! ([`apply_edits`]) — the form editors expect for their TextEdits.
 
+use std::ops::Range;
+
 use text_size::TextRange;
 
 /// Replace `range` of the original text with `new_text`.
@@ -129,11 +131,123 @@ fn diff_with_prefixes(old: &str, new: &str, path: &str, from: &str, to: &str) ->
         return String::new();
     }
     let path = patch_path(path);
-    similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("{from}{path}"), &format!("{to}{path}"))
-        .to_string()
+    let mut out = format!("--- {from}{path}\n+++ {to}{path}\n");
+    let a: Vec<&str> = old.split_inclusive('\n').collect();
+    let b: Vec<&str> = new.split_inclusive('\n').collect();
+    for (old_lines, new_lines) in changed_regions(&a, &b) {
+        write_hunks(&a, &b, old_lines, new_lines, &mut out);
+    }
+    out
+}
+
+/// Lines of context around each change in a diff.
+const CONTEXT: usize = 3;
+
+/// The stretches of lines (of the old text and of the new) that hold the
+/// differences, each with [`CONTEXT`] equal lines on both sides where
+/// there are some, so that the line diff of each stretch alone gives the
+/// hunks of the line diff of the whole texts.
+///
+/// Equal lines at both ends are left out, as the line diff does before
+/// it starts. When the texts have as many lines, each line is compared
+/// with the line at the same place, and changes more than two contexts
+/// apart (hunks of their own) are stretches of their own: a few changes
+/// in a large file cost a comparison of its lines, not a diff of all of
+/// it.
+fn changed_regions(a: &[&str], b: &[&str]) -> Vec<(Range<usize>, Range<usize>)> {
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a_end, b_end) = (a.len() - suffix, b.len() - suffix);
+    let around = |first: usize, end_a: usize, end_b: usize| {
+        let start = first.saturating_sub(CONTEXT);
+        (
+            start..(end_a + CONTEXT).min(a.len()),
+            start..(end_b + CONTEXT).min(b.len()),
+        )
+    };
+    if a.len() != b.len() {
+        return vec![around(prefix, a_end, b_end)];
+    }
+    let mut regions = Vec::new();
+    let mut changed: Option<(usize, usize)> = None;
+    for i in prefix..a_end {
+        if a[i] == b[i] {
+            continue;
+        }
+        changed = match changed {
+            Some((first, last)) if i - last - 1 > 2 * CONTEXT => {
+                regions.push(around(first, last + 1, last + 1));
+                Some((i, i))
+            }
+            Some((first, _)) => Some((first, i)),
+            None => Some((i, i)),
+        };
+    }
+    if let Some((first, last)) = changed {
+        regions.push(around(first, last + 1, last + 1));
+    }
+    regions
+}
+
+/// Appends the hunks of the line diff of `a[old_lines]` against
+/// `b[new_lines]`, numbered as lines of the whole texts.
+fn write_hunks(
+    a: &[&str],
+    b: &[&str],
+    old_lines: Range<usize>,
+    new_lines: Range<usize>,
+    out: &mut String,
+) {
+    use std::fmt::Write;
+    let (old_at, new_at) = (old_lines.start, new_lines.start);
+    let diff = similar::TextDiff::configure()
+        .newline_terminated(true)
+        .diff_slices(&a[old_lines], &b[new_lines]);
+    for hunk in diff.unified_diff().context_radius(CONTEXT).iter_hunks() {
+        let ops = hunk.ops();
+        let (Some(first), Some(last)) = (ops.first(), ops.last()) else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "@@ -{} +{} @@",
+            HunkRange(
+                first.old_range().start + old_at,
+                last.old_range().end + old_at
+            ),
+            HunkRange(
+                first.new_range().start + new_at,
+                last.new_range().end + new_at
+            ),
+        );
+        for change in hunk.iter_changes() {
+            let _ = write!(out, "{}{}", change.tag(), change.value());
+            if change.missing_newline() {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+}
+
+/// A hunk's lines `start..end` as its header gives them: the first line
+/// (counted from 1) and the count when it is not 1; an empty range names
+/// the line before it.
+struct HunkRange(usize, usize);
+
+impl std::fmt::Display for HunkRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let len = self.1.saturating_sub(self.0);
+        match len {
+            1 => write!(f, "{}", self.0 + 1),
+            0 => write!(f, "{},0", self.0),
+            _ => write!(f, "{},{}", self.0 + 1, len),
+        }
+    }
 }
 
 /// A path as a patch names it: relative, with `/` between components and
@@ -205,6 +319,130 @@ mod tests {
             apply_edits("ab", &[TextEdit::delete(r(1, 5))]),
             Err(EditError::OutOfBounds(_))
         ));
+    }
+
+    /// The line diff of the whole texts, as `similar` makes it.
+    fn whole(old: &str, new: &str) -> String {
+        if old == new {
+            return String::new();
+        }
+        similar::TextDiff::from_lines(old, new)
+            .unified_diff()
+            .context_radius(CONTEXT)
+            .header("old/x.tf", "new/x.tf")
+            .to_string()
+    }
+
+    /// Applies a unified diff of one file to `old`, checking every
+    /// context and removed line against it.
+    fn patch(old: &str, diff: &str) -> String {
+        let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+        let mut out = String::new();
+        let mut at = 0;
+        let mut lines = diff.split_inclusive('\n').skip(2).peekable();
+        while let Some(header) = lines.next() {
+            let start: usize = header[4..]
+                .split([',', ' '])
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let start = if header[4..].starts_with(&format!("{start},0 ")) {
+                start
+            } else {
+                start - 1
+            };
+            while at < start {
+                out.push_str(old_lines[at]);
+                at += 1;
+            }
+            while let Some(line) = lines.next_if(|l| !l.starts_with("@@")) {
+                let no_newline = lines.next_if(|l| l.starts_with("\\ No newline"));
+                let body = if no_newline.is_some() {
+                    line.strip_suffix('\n').unwrap()
+                } else {
+                    line
+                };
+                let (tag, text) = body.split_at(1);
+                if tag != "+" {
+                    assert_eq!(old_lines[at], text, "{diff}");
+                    at += 1;
+                }
+                if tag != "-" {
+                    out.push_str(text);
+                }
+            }
+        }
+        out.extend(old_lines[at..].iter().copied());
+        out
+    }
+
+    /// Random texts and changes: lines changed in place, inserted and
+    /// removed, with and without a final newline. `distinct` lines are
+    /// unique, others drawn from a few values.
+    fn random_cases(distinct: bool, mut check: impl FnMut(&str, &str)) {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for case in 0..3000 {
+            let len = 1 + next(60) as usize;
+            let line = |i: usize, v: u64| {
+                if distinct {
+                    format!("line {i} {v}\n")
+                } else {
+                    format!("l{v}\n")
+                }
+            };
+            let mut lines: Vec<String> = (0..len).map(|i| line(i, next(6))).collect();
+            let old = lines.concat();
+            let same_count = case % 2 == 0;
+            for k in 0..1 + next(6) {
+                let i = next(lines.len() as u64) as usize;
+                match if same_count { 0 } else { next(3) } {
+                    0 => lines[i] = line(i + 1000 * k as usize, next(8)),
+                    1 => lines.insert(i, line(i + 5000 + k as usize, next(3))),
+                    _ if lines.len() > 1 => {
+                        lines.remove(i);
+                    }
+                    _ => {}
+                }
+            }
+            let mut new = lines.concat();
+            let mut old = old.clone();
+            if case % 5 == 1 {
+                new.pop();
+            }
+            if case % 7 == 2 {
+                old.pop();
+            }
+            check(&old, &new);
+        }
+    }
+
+    #[test]
+    fn diffs_by_regions_are_the_whole_line_diff() {
+        // Distinct lines: exactly the diff of the whole texts.
+        random_cases(true, |old, new| {
+            assert_eq!(
+                unified_diff(old, new, "x.tf"),
+                whole(old, new),
+                "{old:?} -> {new:?}"
+            );
+        });
+        // Repeated lines, where a diff of the whole may pair lines
+        // across places: a diff that turns the old text into the new.
+        random_cases(false, |old, new| {
+            let diff = unified_diff(old, new, "x.tf");
+            assert_eq!(diff.is_empty(), old == new);
+            if !diff.is_empty() {
+                assert_eq!(patch(old, &diff), new, "{old:?} -> {new:?}\n{diff}");
+                assert_eq!(patch(old, &whole(old, new)), new);
+            }
+        });
     }
 
     #[test]

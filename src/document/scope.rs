@@ -173,6 +173,34 @@ impl Document {
         }
         let (green, base) = self.tree.part(lo, hi);
         let text = green.to_string();
+        let (done, part, edits) = self.run_on_part(lo, hi, green, text, top_layout, op)?;
+        for e in edits.iter().rev() {
+            let range = TextRange::new(e.range.start() + base, e.range.end() + base);
+            self.tracker.replace(range, &e.new_text);
+        }
+        self.tree.replace_part(lo, hi, part.tree.root());
+        #[cfg(debug_assertions)]
+        self.check_consistency();
+        tests::count_part();
+        Some(done)
+    }
+}
+
+impl Document {
+    /// Runs `op` on the children `lo..hi` made a document of their own
+    /// (`green`, whose text is `text`). Gives what `op` gave, the edited
+    /// part and its changes, when they stay away from the lines where the
+    /// part is cut and no layout window reached them; `None` otherwise
+    /// (the edit then runs on the whole file).
+    fn run_on_part<T>(
+        &self,
+        lo: usize,
+        hi: usize,
+        green: rowan::GreenNode,
+        text: String,
+        top_layout: Option<TopLayout>,
+        op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
+    ) -> Option<(T, Document, Vec<crate::diff::TextEdit>)> {
         let cuts = Cuts {
             before: lo > 0,
             after: hi < self.tree.len(),
@@ -203,22 +231,9 @@ impl Document {
             && new_text.ends_with(last_line)
             && (last_line.is_empty()
                 || new_text[..new_text.len() - last_line.len()].ends_with('\n'));
-        if !kept {
-            return None;
-        }
-        for e in edits.iter().rev() {
-            let range = TextRange::new(e.range.start() + base, e.range.end() + base);
-            self.tracker.replace(range, &e.new_text);
-        }
-        self.tree.replace_part(lo, hi, part.tree.root());
-        #[cfg(debug_assertions)]
-        self.check_consistency();
-        tests::count_part();
-        Some(done)
+        kept.then_some((done, part, edits))
     }
-}
 
-impl Document {
     /// [`Document::edit_part_around`] on a part whose text has stand-ins
     /// for long values: the edit runs on that text, its changes are
     /// moved to the file's coordinates (refused when one cuts into a
@@ -242,39 +257,9 @@ impl Document {
         if !parsed.errors().is_empty() {
             return None;
         }
-        let cuts = Cuts {
-            before: lo > 0,
-            after: hi < self.tree.len(),
-            crossed: false,
-        };
-        let first_line = if cuts.before { first_line(&text) } else { "" };
-        let last_line = if cuts.after { last_line(&text) } else { "" };
-        let mut part = Document {
-            tree: Tree::new(parsed.green().clone()),
-            tracker: Tracker::new(text.clone()),
-            crlf: self.crlf,
-            cuts: Some(cuts),
-            deepest: self.deepest,
-            top_layout,
-        };
-        let done = op(&mut part).ok()?;
-        if part.cuts.is_some_and(|c| c.crossed) {
-            return None;
-        }
-        let edits = part.tracker.text_edits();
-        let first_end = TextSize::of(first_line);
-        let last_start = TextSize::of(text.as_str()) - TextSize::of(last_line);
+        let (done, part, edits) =
+            self.run_on_part(lo, hi, parsed.green().clone(), text, top_layout, op)?;
         let new_text = part.to_string();
-        let kept = edits
-            .iter()
-            .all(|e| e.range.start() >= first_end && e.range.end() <= last_start)
-            && new_text.starts_with(first_line)
-            && new_text.ends_with(last_line)
-            && (last_line.is_empty()
-                || new_text[..new_text.len() - last_line.len()].ends_with('\n'));
-        if !kept {
-            return None;
-        }
         // Each change, in the file's coordinates: before, after or over
         // the whole of each stand-in.
         let mut moved = Vec::with_capacity(edits.len());
