@@ -37,6 +37,7 @@ if [ -d "$corpus" ]; then
   "$here/compare/target/release/hclwright-compare" "$corpus" > "$dir/compare.txt"
   # "… median of the rounds' ratios 3.01x (range …"
   parse=$(sed -n "s/.*median of the rounds' ratios \([0-9.]*\)x.*/\1/p" "$dir/compare.txt")
+  echo "parse: $(tail -n 1 "$dir/compare.txt")"
 fi
 
 fmt=
