@@ -10,7 +10,7 @@
 #   corpus.tf   every .tf file of CORPUS, each followed by a newline,
 #               three times over (about 9.4 MB)
 #   dense.tf    `a = [1,1,1,…]` on one line (10 MB, 10 million tokens)
-#   attrs.tf    one million attributes `aN = N` (about 11 MB)
+#   attrs.tf    one million attributes `aN = N` (about 17 MB)
 # The release binary is built first.
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
