@@ -333,13 +333,18 @@ fn item_at<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> ParsedIt
 /// `= expr`, after the name.
 fn attribute_rest<const B: bool>(p: &mut Parser<'_, B>) {
     p.bump(); // `=`
-    let value_start = p.current_range().start().into();
+    // A top-level attribute, when items are noted: where its value is,
+    // for reading it without a tree.
+    let noted = p.depth == 0 && p.top.is_some();
+    let value_start = if noted {
+        p.current_range().start().into()
+    } else {
+        0
+    };
     if !expr::expr_opt(p) {
         p.error_expected("an expression after `=`");
     }
-    if p.depth == 0 && p.top.is_some() {
-        // A top-level attribute: where its value is, for reading it
-        // without a tree.
+    if noted {
         p.value_range = (value_start, p.last_sig_end);
     }
 }
