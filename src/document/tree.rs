@@ -791,6 +791,18 @@ mod tests {
             let read = |name| edited.get_texts(name).ok();
             assert_eq!(read("bb").or_else(|| read("b")), Some(vec![list.clone()]));
         }
+        // Many long values in one part: each has its own stand-in.
+        let many: String = (0..15).map(|i| format!("v{i} = {list}\n")).collect();
+        let mut values = crate::Document::parse(&many).unwrap();
+        let (done, alone, all) = builds(&mut values, |d| d.set("zz_new", 7));
+        done.unwrap();
+        assert_eq!((alone, all), (0, 0));
+        // Not aligned before (`v0 =`, `v14 =`): nothing is realigned.
+        assert!(
+            values
+                .to_string()
+                .ends_with(&format!("v14 = {list}\nzz_new = 7\n"))
+        );
         // An inline comment joins the line, whose width a stand-in does
         // not keep: that edit builds the tree.
         let mut edited = doc.clone();

@@ -156,7 +156,8 @@ impl Tree {
             let value = (Some(i) != keep).then(|| self.long_flat_value(i)).flatten();
             match value {
                 Some((item_text, value)) => {
-                    let stand_in = format!("hclwright_stand_in_{:x}_{}", nonce(), stand_ins.len());
+                    // Ended by `_`, so that no stand-in is the start of another.
+                    let stand_in = format!("hclwright_stand_in_{:x}_{}_", nonce(), stand_ins.len());
                     text.push_str(&item_text[..value.start]);
                     let at = TextSize::of(text.as_str());
                     text.push_str(&stand_in);
