@@ -261,19 +261,11 @@ impl Document {
             self.run_on_part(lo, hi, parsed.green().clone(), text, top_layout, op)?;
         let new_text = part.to_string();
         // Each change, in the file's coordinates: before, after or over
-        // the whole of each stand-in.
+        // the whole of each stand-in (no end of it inside one).
         let mut moved = Vec::with_capacity(edits.len());
         for e in &edits {
             let start = to_file(e.range.start(), stand_ins)?;
             let end = to_file(e.range.end(), stand_ins)?;
-            if stand_ins.iter().any(|s| {
-                let range = TextRange::at(s.at, TextSize::of(s.text.as_str()));
-                let over = e.range.start() <= range.start() && e.range.end() >= range.end();
-                let apart = e.range.end() <= range.start() || e.range.start() >= range.end();
-                !over && !apart
-            }) {
-                return None;
-            }
             moved.push((TextRange::new(start + base, end + base), &e.new_text));
         }
         self.tree
@@ -345,17 +337,23 @@ fn bounds(tree: &Tree, item: usize) -> Option<(usize, usize)> {
 fn cut_before(tree: &Tree, at: usize) -> bool {
     // An attribute not built yet tells its lines from its text.
     let before = tree.lazy_lines(at - 1);
-    let after = tree.lazy_lines(at);
     let ends = match before {
         Some(lines) => lines.ends_line,
         None => ends_line(tree.child(at - 1)),
     };
-    ends && !match before.and_then(|l| l.last_has_cells) {
+    if !ends {
+        return false;
+    }
+    let cells_before = match before.and_then(|l| l.last_has_cells) {
         Some(cells) => cells,
         None => line_has_cells((0..at).rev().map(|i| tree.child(i)), true),
-    } && !match after {
-        Some(lines) => lines.first_has_cells,
-        None => line_has_cells((at..tree.len()).map(|i| tree.child(i)), false),
+    };
+    if cells_before {
+        return false;
+    }
+    match tree.lazy_lines(at) {
+        Some(lines) => !lines.first_has_cells,
+        None => !line_has_cells((at..tree.len()).map(|i| tree.child(i)), false),
     }
 }
 

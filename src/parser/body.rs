@@ -253,6 +253,11 @@ fn item<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t
     let parsed = item_at(p, in_block);
     if !in_block && let Some(top) = &mut p.top {
         let name = parsed.name_range;
+        let value = if parsed.kind == ATTRIBUTE {
+            p.value_range
+        } else {
+            (0, 0)
+        };
         top.push(TopItem {
             kind: parsed.kind,
             start,
@@ -264,16 +269,8 @@ fn item<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) -> Option<(&'t
             } else {
                 name.end().into()
             },
-            value_start: if parsed.kind == ATTRIBUTE {
-                p.value_range.0
-            } else {
-                0
-            },
-            value_end: if parsed.kind == ATTRIBUTE {
-                p.value_range.1
-            } else {
-                0
-            },
+            value_start: value.0,
+            value_end: value.1,
         });
     }
     parsed.attribute

@@ -128,21 +128,20 @@ impl Tree {
     /// attributes whose trees are not built are replaced by short
     /// stand-ins, and those stand-ins; `None` when no child has such a
     /// value. `keep` is a child whose value stays (an edit looks inside
-    /// it).
-    ///
-    /// An edit that does not look inside those values lays out the
-    /// lines around them as it would with the values there: the layout
-    /// of a line with an `=` and no comment depends on what comes before
-    /// the `=` alone, and each value, stand-in or not, is one expression
-    /// alone on the rest of its line. The stand-ins hold a number drawn
-    /// for each process, so that no text can hold one by chance.
+    /// it). The stand-ins hold a number drawn for each process, so that
+    /// no text can hold one by chance (see the [module docs](self) for
+    /// why the layout around them is the same).
     pub fn abbreviated_part(
         &self,
         lo: usize,
         hi: usize,
         keep: Option<usize>,
     ) -> Option<(String, Vec<StandIn>)> {
-        if !(lo..hi).any(|i| Some(i) != keep && self.long_flat_value(i).is_some()) {
+        // Each child's long value, looked for once.
+        let values: Vec<_> = (lo..hi)
+            .map(|i| (Some(i) != keep).then(|| self.long_flat_value(i)).flatten())
+            .collect();
+        if values.iter().all(Option::is_none) {
             return None;
         }
         let mut text = String::new();
@@ -152,8 +151,7 @@ impl Tree {
             }
         }
         let mut stand_ins = Vec::new();
-        for i in lo..hi {
-            let value = (Some(i) != keep).then(|| self.long_flat_value(i)).flatten();
+        for (i, value) in (lo..hi).zip(values) {
             match value {
                 Some((item_text, value)) => {
                     // Ended by `_`, so that no stand-in is the start of another.
