@@ -137,7 +137,7 @@ fn set(args: &CommentSetArgs) -> Result<(), Failure> {
             .doc
             .set_comments_above(args.address.as_str(), &lines)?;
     }
-    finish(&opened, &args.output)
+    finish(opened, &args.output)
 }
 
 fn rm(args: &CommentRmArgs) -> Result<(), Failure> {
@@ -148,5 +148,5 @@ fn rm(args: &CommentRmArgs) -> Result<(), Failure> {
     if !args.which.inline || args.all {
         opened.doc.set_comments_above(args.address.as_str(), &[])?;
     }
-    finish(&opened, &args.output)
+    finish(opened, &args.output)
 }

@@ -218,10 +218,13 @@ pub(super) fn open(file: &Option<PathBuf>) -> Result<Opened, Failure> {
         message: read_error_message(&input, &e),
     })?;
     let stand_ins = decoded.stand_ins;
-    let doc = Document::parse(&decoded.text).map_err(|e| Failure {
+    // The text is moved to where the document keeps it, so that a large
+    // file is not held twice.
+    let text: std::sync::Arc<str> = std::sync::Arc::from(decoded.text.into_owned());
+    let doc = Document::parse_shared(std::sync::Arc::clone(&text)).map_err(|e| Failure {
         code: EXIT_ERRORS,
         message: stand_ins
-            .shown(&e.render(&input.display_name(), &decoded.text))
+            .shown(&e.render(&input.display_name(), &text))
             .trim_end()
             .to_string(),
     })?;
@@ -240,15 +243,27 @@ pub(super) fn print_source_text(stand_ins: StandIns, text: &str) {
 }
 
 /// Writes or prints the edited document.
-pub(super) fn finish(opened: &Opened, output: &OutputArgs) -> Result<(), Failure> {
-    let doc = &opened.doc;
+pub(super) fn finish(opened: Opened, output: &OutputArgs) -> Result<(), Failure> {
+    let Opened {
+        input,
+        doc,
+        stand_ins,
+    } = opened;
+    let original = doc.original_shared();
+    let text = doc.to_string();
+    let modified = doc.is_modified();
+    let diff = output
+        .diff
+        .then(|| doc.unified_diff(&input.display_name()));
+    // The tree is no longer needed: freed before the text is written.
+    drop(doc);
     let edited = Edited {
-        original: doc.original(),
-        text: &doc.to_string(),
-        modified: doc.is_modified(),
-        diff: &|name: &str| doc.unified_diff(name),
+        original: &original,
+        text: &text,
+        modified,
+        diff: &|_| diff.clone().unwrap_or_default(),
     };
-    write_or_print(&opened.input, &edited, opened.stand_ins, output)
+    write_or_print(&input, &edited, stand_ins, output)
 }
 
 /// An edited text, of either syntax, ready to write or print.
@@ -389,7 +404,7 @@ pub fn set(args: SetArgs) -> i32 {
         opened
             .doc
             .set_with(args.address.as_str(), value, args.placement.placement())?;
-        finish(&opened, &args.output)
+        finish(opened, &args.output)
     }))
 }
 
@@ -402,7 +417,7 @@ pub fn rm(args: RmArgs) -> i32 {
     report(retrying(|| {
         let mut opened = open(&args.file)?;
         opened.doc.remove(args.address.as_str())?;
-        finish(&opened, &args.output)
+        finish(opened, &args.output)
     }))
 }
 
@@ -427,7 +442,7 @@ pub fn mv(args: MvArgs) -> i32 {
             let new_name = new_name(&address, &args.new_name)?;
             opened.doc.rename(&address, &new_name)?;
         }
-        finish(&opened, &args.output)
+        finish(opened, &args.output)
     }))
 }
 
@@ -492,7 +507,7 @@ fn block_append(args: &BlockAppendArgs) -> Result<(), Failure> {
     opened
         .doc
         .append_block(parent, &args.type_name, &labels, &args.body)?;
-    finish(&opened, &args.output)
+    finish(opened, &args.output)
 }
 
 fn block_mv(args: &BlockMvArgs) -> Result<(), Failure> {
@@ -508,7 +523,7 @@ fn block_mv(args: &BlockMvArgs) -> Result<(), Failure> {
     opened
         .doc
         .move_block(args.from.as_str(), args.to.as_str())?;
-    finish(&opened, &args.output)
+    finish(opened, &args.output)
 }
 
 fn block_rm(args: &RmArgs) -> Result<(), Failure> {
@@ -530,5 +545,5 @@ fn block_rm(args: &RmArgs) -> Result<(), Failure> {
         }
     }
     opened.doc.remove(args.address.as_str())?;
-    finish(&opened, &args.output)
+    finish(opened, &args.output)
 }

@@ -252,13 +252,19 @@ impl Document {
     /// ```
     pub fn rename(&mut self, address: impl IntoAddress, new_name: &str) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
-        self.scoped(&address, |doc| {
+        let op = |doc: &mut Document| {
             let mut reps = Vec::new();
             for item in doc.resolve(&address)? {
                 reps.push(rename_item(&item, new_name)?);
             }
             doc.edit(reps)
-        })
+        };
+        // A top-level name taken anywhere in the file is seen by the
+        // whole file only (a part holds a few items).
+        if address.steps().len() == 1 && self.tree.has_name(new_name) {
+            return op(self);
+        }
+        self.scoped(&address, op)
     }
 
     /// Removes what `address` designates, with its comment lines and its

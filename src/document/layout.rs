@@ -283,12 +283,22 @@ impl Reach {
 /// comment groups it joins, if they were aligned in `old_root`. Ranges
 /// are in the coordinates of `new_root`. Also says whether the lines
 /// looked at reached the start or the end of the text.
+///
+/// `misaligned_beyond` says that the text is a part of a file cut inside
+/// an `=` group that goes on, not aligned, before its start or after its
+/// end: when the lines looked at reach there, the `=` are taken as not
+/// aligned, and the last value returned is true.
 pub(crate) fn relayout(
     old_root: &SyntaxNode,
     new_root: &SyntaxNode,
     touched: Touched,
-) -> (Vec<(TextRange, String)>, Reach) {
-    let (aligned, old_reach) = was_aligned(old_root, touched.old);
+    misaligned_beyond: Reach,
+) -> (Vec<(TextRange, String)>, Reach, bool) {
+    let (mut aligned, old_reach) = was_aligned(old_root, touched.old);
+    let forced = old_reach.start && misaligned_beyond.start || old_reach.end && misaligned_beyond.end;
+    if forced {
+        aligned.equals = false;
+    }
     // The line to indent is in the window.
     let lines = touched.reindent.iter().fold(touched.new, |range, at| {
         range.cover(TextRange::new(*at, line_end(new_root, *at)))
@@ -384,7 +394,7 @@ pub(crate) fn relayout(
             out.push((window.global(edit.range), edit.new_text));
         }
     }
-    (out, reach)
+    (out, reach, forced)
 }
 
 /// Whether the `=` groups and the comment groups around `range` of the
@@ -508,7 +518,7 @@ mod tests {
             reindent: Vec::new(),
             respace: true,
         };
-        let (edits, reach) = relayout(&old, &new, touched);
+        let (edits, reach, _) = relayout(&old, &new, touched, Reach::default());
         assert_eq!(edits.len(), 2);
         assert_eq!(
             reach,
@@ -526,6 +536,6 @@ mod tests {
             reindent: Vec::new(),
             respace: true,
         };
-        assert!(relayout(&old, &new, touched).0.is_empty());
+        assert!(relayout(&old, &new, touched, Reach::default()).0.is_empty());
     }
 }

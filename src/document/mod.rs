@@ -78,6 +78,7 @@ mod edit_collection;
 mod edit_comments;
 mod edit_item;
 mod error;
+mod group;
 mod handle;
 mod heredoc;
 mod index;
@@ -104,6 +105,8 @@ pub use handle::Handle;
 pub use item::Item;
 pub use placement::Placement;
 pub use value::{NotFinite, Value};
+
+use std::sync::Arc;
 
 use crate::ast::{self, AstNode, BodyItem};
 use crate::diff::TextEdit;
@@ -175,18 +178,32 @@ impl Document {
     /// assert_eq!(err.errors()[0].line, 1);
     /// ```
     pub fn parse(text: &str) -> Result<Document, ParseError> {
+        Document::parse_shared(Arc::from(text))
+    }
+
+    /// [`Document::parse`] of a text the caller already holds shared:
+    /// the document keeps it as it is, without a copy (a large file is
+    /// then held once).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// let text: Arc<str> = Arc::from("a = 1\n");
+    /// let doc = hclwright::Document::parse_shared(Arc::clone(&text)).unwrap();
+    /// assert!(Arc::ptr_eq(&doc.original_shared(), &text));
+    /// ```
+    pub fn parse_shared(text: Arc<str>) -> Result<Document, ParseError> {
         // The text is checked without building its tree; the tree of
         // each top-level item is built when an edit or a read needs it
         // (see `tree`), so an edit of one item of a large file costs
         // little more than checking it.
-        let checked = crate::parser::parse_top_level(text);
+        let checked = crate::parser::parse_top_level(&text);
         if !checked.errors.is_empty() {
             return Err(ParseError {
                 errors: checked.errors,
             });
         }
         let crlf = text.find('\n').is_some_and(|i| text[..i].ends_with('\r'));
-        let tracker = Tracker::new(text.to_string());
+        let tracker = Tracker::new(text);
         Ok(Document {
             tree: Tree::lazy(tracker.original_text(), &checked.items),
             tracker,
@@ -228,6 +245,12 @@ impl Document {
     /// The text the document was parsed from.
     pub fn original(&self) -> &str {
         self.tracker.original()
+    }
+
+    /// The text the document was parsed from, shared (see
+    /// [`Document::parse_shared`]).
+    pub fn original_shared(&self) -> Arc<str> {
+        self.tracker.original_text()
     }
 
     /// True when the current text differs from the parsed one.
@@ -529,12 +552,11 @@ impl Document {
         self.apply(reps)?;
         let new_root = self.syntax();
         let mut layout = Vec::new();
+        let beyond = self.cuts.map(|c| c.misaligned_beyond()).unwrap_or_default();
         for t in touched {
-            let (edits, reach) = layout::relayout(&old_root, &new_root, t);
-            if let Some(cuts) = &mut self.cuts
-                && (reach.start && cuts.before || reach.end && cuts.after)
-            {
-                cuts.crossed = true;
+            let (edits, reach, forced) = layout::relayout(&old_root, &new_root, t, beyond);
+            if let Some(cuts) = &mut self.cuts {
+                cuts.reached(reach, forced);
             }
             for (range, text) in edits {
                 layout.push(Replacement::new(range, text));

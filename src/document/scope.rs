@@ -23,7 +23,8 @@ use super::Document;
 use super::address::{Address, Step};
 use super::edit_block::{core_start, unit_for_block};
 use super::error::EditError;
-use super::layout::line_indent;
+use super::group::{Beyond, beyond_end, beyond_start, is_plain_line};
+use super::layout::{Reach, line_indent};
 use super::resolve::matches_top;
 use super::tracker::Tracker;
 use super::tree::{GreenElement, StandIn, Tree};
@@ -31,9 +32,13 @@ use crate::syntax_kind::SyntaxKind::*;
 
 /// Children kept on each side of the edited item, at least.
 const MARGIN: usize = 2;
-/// At most this many more children on each side; past that, the whole
-/// document is edited.
+/// At most this many more children on each side; past that, the part is
+/// cut inside the `=` group when it can be (see [`group`](super::group)),
+/// else the whole document is edited.
+#[cfg(not(test))]
 const MAX_EXTRA: usize = 64;
+#[cfg(test)]
+const MAX_EXTRA: usize = 6;
 
 /// How the whole file's top level is laid out, for a part of it that
 /// gets a new top-level item.
@@ -54,6 +59,46 @@ pub(crate) struct Cuts {
     pub after: bool,
     /// An edit needed to see past a cut (a layout window reached it).
     pub crossed: bool,
+    /// When the part starts inside an `=` group: the group's lines
+    /// before it.
+    pub group_before: Option<Beyond>,
+    /// When the part ends inside an `=` group: the group's lines after
+    /// it.
+    pub group_after: Option<Beyond>,
+    /// A layout window reached a cut inside a group (allowed when the
+    /// group is not aligned, and only if the part has no comment).
+    pub into_group: bool,
+}
+
+impl Cuts {
+    /// Whether the `=` group goes on, not aligned, beyond the start and
+    /// the end of the part (see [`layout::relayout`]).
+    pub fn misaligned_beyond(&self) -> Reach {
+        Reach {
+            start: self.group_before.is_some_and(|b| b.misaligned),
+            end: self.group_after.is_some_and(|b| b.misaligned),
+        }
+    }
+
+    /// Notes that a layout window reached the start or the end of the
+    /// part (`reach`), having taken the `=` group as not aligned there
+    /// or not (`forced`): allowed at a cut inside a group only in the
+    /// first case.
+    pub fn reached(&mut self, reach: Reach, forced: bool) {
+        for (reached, cut, group) in [
+            (reach.start, self.before, self.group_before),
+            (reach.end, self.after, self.group_after),
+        ] {
+            if !(reached && cut) {
+                continue;
+            }
+            if group.is_some() && forced {
+                self.into_group = true;
+            } else {
+                self.crossed = true;
+            }
+        }
+    }
 }
 
 impl Document {
@@ -167,13 +212,14 @@ impl Document {
         top_layout: Option<TopLayout>,
         op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
     ) -> Option<T> {
-        let (lo, hi) = bounds(&self.tree, item)?;
+        let bounds = bounds(&self.tree, item)?;
+        let (lo, hi) = (bounds.lo, bounds.hi);
         if let Some((text, stand_ins)) = self.tree.abbreviated_part(lo, hi, inside) {
-            return self.edit_abbreviated(lo, hi, text, &stand_ins, top_layout, op);
+            return self.edit_abbreviated(bounds, text, &stand_ins, top_layout, op);
         }
         let (green, base) = self.tree.part(lo, hi);
         let text = green.to_string();
-        let (done, part, edits) = self.run_on_part(lo, hi, green, text, top_layout, op)?;
+        let (done, part, edits) = self.run_on_part(bounds, green, text, top_layout, op)?;
         for e in edits.iter().rev() {
             let range = TextRange::new(e.range.start() + base, e.range.end() + base);
             self.tracker.replace(range, &e.new_text);
@@ -194,18 +240,21 @@ impl Document {
     /// (the edit then runs on the whole file).
     fn run_on_part<T>(
         &self,
-        lo: usize,
-        hi: usize,
+        bounds: Bounds,
         green: rowan::GreenNode,
         text: String,
         top_layout: Option<TopLayout>,
         op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
     ) -> Option<(T, Document, Vec<crate::diff::TextEdit>)> {
         let cuts = Cuts {
-            before: lo > 0,
-            after: hi < self.tree.len(),
+            before: bounds.lo > 0,
+            after: bounds.hi < self.tree.len(),
             crossed: false,
+            group_before: bounds.before,
+            group_after: bounds.after,
+            into_group: false,
         };
+        let old_has_comments = has_comments(&green);
         let first_line = if cuts.before { first_line(&text) } else { "" };
         let last_line = if cuts.after { last_line(&text) } else { "" };
         let mut part = Document {
@@ -217,7 +266,12 @@ impl Document {
             top_layout,
         };
         let done = op(&mut part).ok()?;
-        if part.cuts.is_some_and(|c| c.crossed) {
+        let cuts = part.cuts?;
+        // Comments are aligned by the `=` column of their group, which
+        // the part does not see all of.
+        if cuts.crossed
+            || cuts.into_group && (old_has_comments || has_comments(part.tree.root()))
+        {
             return None;
         }
         let edits = part.tracker.text_edits();
@@ -241,13 +295,13 @@ impl Document {
     /// of their own text, with the values put back.
     fn edit_abbreviated<T>(
         &mut self,
-        lo: usize,
-        hi: usize,
+        bounds: Bounds,
         text: String,
         stand_ins: &[StandIn],
         top_layout: Option<TopLayout>,
         op: &mut impl FnMut(&mut Document) -> Result<T, EditError>,
     ) -> Option<T> {
+        let (lo, hi) = (bounds.lo, bounds.hi);
         let base = if lo == 0 {
             TextSize::from(0)
         } else {
@@ -258,7 +312,7 @@ impl Document {
             return None;
         }
         let (done, part, edits) =
-            self.run_on_part(lo, hi, parsed.green().clone(), text, top_layout, op)?;
+            self.run_on_part(bounds, parsed.green().clone(), text, top_layout, op)?;
         let new_text = part.to_string();
         // Each change, in the file's coordinates: before, after or over
         // the whole of each stand-in (no end of it inside one).
@@ -310,25 +364,79 @@ fn only_top_match(tree: &Tree, address: &Address) -> Option<usize> {
     found
 }
 
-/// The children `lo..hi` around `item` to edit it alone: cut at line
-/// starts, at lines without an `=` or a comment.
-fn bounds(tree: &Tree, item: usize) -> Option<(usize, usize)> {
+/// Where a part is cut from the file: the children `lo..hi`, and, for a
+/// side cut inside an `=` group, what lies beyond the cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Bounds {
+    lo: usize,
+    hi: usize,
+    before: Option<Beyond>,
+    after: Option<Beyond>,
+}
+
+/// The children around `item` to edit it alone: cut at line starts, at
+/// lines without an `=` or a comment; or, when there is none near, inside
+/// the `=` group of one-line attributes (see [`group`](super::group)).
+fn bounds(tree: &Tree, item: usize) -> Option<Bounds> {
     let n = tree.len();
-    let mut lo = item.saturating_sub(MARGIN);
+    let first = item.saturating_sub(MARGIN);
+    let mut lo = first;
+    let mut before = None;
     while lo > 0 && !cut_before(tree, lo) {
         lo -= 1;
         if item - lo > MARGIN + MAX_EXTRA {
-            return None;
+            (lo, before) = group_cut_before(tree, first)?;
+            break;
         }
     }
-    let mut hi = (item + 1 + MARGIN).min(n);
+    let last = (item + 1 + MARGIN).min(n);
+    let mut hi = last;
+    let mut after = None;
     while hi < n && !cut_before(tree, hi) {
         hi += 1;
         if hi - item > MARGIN + MAX_EXTRA {
-            return None;
+            (hi, after) = group_cut_after(tree, last)?;
+            break;
         }
     }
-    Some((lo, hi))
+    Some(Bounds {
+        lo,
+        hi,
+        before,
+        after,
+    })
+}
+
+/// A cut inside an `=` group at or before the child `from`: before a
+/// one-line attribute that starts a line, with the group's lines before
+/// it read.
+fn group_cut_before(tree: &Tree, from: usize) -> Option<(usize, Option<Beyond>)> {
+    let at = (from.saturating_sub(MAX_EXTRA).max(1)..=from)
+        .rev()
+        .find(|&p| child_ends_line(tree, p - 1) && is_plain_line(tree, p))?;
+    Some((at, Some(beyond_start(tree, at)?)))
+}
+
+/// A cut inside an `=` group at or after the child `from` (the part
+/// ends before it, at the end of a line), with the group's lines from
+/// there read.
+fn group_cut_after(tree: &Tree, from: usize) -> Option<(usize, Option<Beyond>)> {
+    let at = (from.max(1)..(from + MAX_EXTRA).min(tree.len()))
+        .find(|&p| child_ends_line(tree, p - 1))?;
+    Some((at, Some(beyond_end(tree, at)?)))
+}
+
+/// True when the `i`-th child's text ends with a newline.
+fn child_ends_line(tree: &Tree, i: usize) -> bool {
+    match tree.lazy_text(i) {
+        Some(text) => text.ends_with('\n'),
+        None => ends_line(tree.child(i)),
+    }
+}
+
+/// True when a tree holds a comment.
+fn has_comments(root: &rowan::GreenNode) -> bool {
+    Tokens::new(NodeOrToken::Node(root), false).any(|t| t.kind() == COMMENT.into())
 }
 
 /// True when the file can be cut before the child `at`: the child
@@ -741,20 +849,95 @@ mod tests {
         assert!(parts > 100, "only {parts} edits on a part");
     }
 
+    /// Runs of one-line attributes longer than a part: aligned or not,
+    /// with comments, blank lines, blocks, CRLF, names of several widths.
+    fn group_files() -> Vec<String> {
+        let run = |from: usize, to: usize, eol: &str| -> String {
+            (from..to).map(|i| format!("a{i} = {i}{eol}")).collect()
+        };
+        let aligned: String = (0..24).map(|i| format!("a{i:<3}= {i}\n")).collect();
+        vec![
+            // Not aligned: `a9 =` and `a10 =` (the only changes of column).
+            run(0, 30, "\n"),
+            // Not aligned only at the far end.
+            format!("{aligned}a_much_longer_name = 1\n"),
+            format!("zz = 1\n{aligned}"),
+            // Aligned: every edit is laid out against the whole group.
+            aligned.clone(),
+            // A comment in the group, a blank line, a block, again.
+            format!("{}b = 1 # c\n{}", run(0, 12, "\n"), run(12, 26, "\n")),
+            format!(
+                "{}\nblock {{\n  x = 1\n}}\n{}\n\n{}",
+                run(0, 14, "\n"),
+                run(14, 28, "\n"),
+                run(95, 120, "\n")
+            ),
+            run(0, 26, "\r\n"),
+            // Spaces before a name, no space before an `=`, a tab.
+            format!("{}  b = 1\n{}c= 2\n{}d\t= 3\n{}", run(0, 10, "\n"), run(10, 20, "\n"), run(20, 30, "\n"), run(30, 40, "\n")),
+        ]
+    }
+
+    #[test]
+    fn parts_cut_inside_groups_give_what_the_whole_file_gives() {
+        let mut parts = 0;
+        for text in group_files() {
+            parts += check_file(&text);
+        }
+        assert!(parts > 300, "only {parts} edits on a part");
+    }
+
+    #[test]
+    fn a_part_is_cut_inside_a_group_that_is_not_aligned() {
+        let text: String = (0..40).map(|i| format!("a{i} = {i}\n")).collect();
+        let doc = Document::parse(&text).unwrap();
+        let at = bounds(&doc.tree, 20).unwrap();
+        assert_eq!((at.lo, at.hi), (18, 23));
+        let misaligned = |b: Option<Beyond>| b.map(|b| b.misaligned);
+        assert_eq!(misaligned(at.before), Some(true));
+        assert_eq!(misaligned(at.after), Some(false));
+        for op in [
+            Box::new(|d: &mut Document| d.set("a20", 7)) as Op,
+            Box::new(|d| d.remove("a21")),
+            Box::new(|d| d.set("zz", 7)),
+            Box::new(|d| d.rename("a22", "a_longer_name")),
+        ] {
+            assert!(same_both_ways(&text, "edit in a group", &op));
+        }
+        // With a comment in the part, the whole file is edited.
+        let text = text.replace("a20 = 20\n", "a20 = 20 # c\n");
+        let op: Op = Box::new(|d| d.set("a21", 7));
+        assert!(!same_both_ways(&text, "edit next to a comment", &op));
+    }
+
+    #[test]
+    fn renaming_to_a_name_taken_far_away_is_refused() {
+        let text = "a = 1\n\nb {\n}\n\nc {\n}\n\nd {\n}\n\ne {\n}\n\nzz = 2\n";
+        let mut doc = Document::parse(text).unwrap();
+        assert_eq!(
+            doc.rename("a", "zz"),
+            Err(EditError::AlreadyExists { name: "zz".into() })
+        );
+        assert_eq!(doc.to_string(), text);
+        // A block of that type is no attribute of that name.
+        doc.rename("a", "e").unwrap();
+        assert!(doc.to_string().starts_with("e = 1\n"));
+    }
+
     #[test]
     fn cuts_are_at_lines_without_cells() {
         let text = FILES[0];
         let doc = Document::parse(text).unwrap();
         // The blocks are at 0, 2, 4, 6 (blank lines between); the
         // comment line above a block cannot be a cut.
-        assert_eq!(bounds(&doc.tree, 4), Some((1, 7)));
-        assert_eq!(bounds(&doc.tree, 2), Some((0, 5)));
+        assert_eq!(bounds(&doc.tree, 4).map(|b| (b.lo, b.hi)), Some((1, 7)));
+        assert_eq!(bounds(&doc.tree, 2).map(|b| (b.lo, b.hi)), Some((0, 5)));
         let text = FILES[2];
         let doc = Document::parse(text).unwrap();
         // `x "3" { a = 3 }` has an `=`, `x "4"` ends with a comment:
         // neither line can be a cut.
-        assert_eq!(bounds(&doc.tree, 0), Some((0, 5)));
-        assert_eq!(bounds(&doc.tree, 3), Some((1, 5)));
+        assert_eq!(bounds(&doc.tree, 0).map(|b| (b.lo, b.hi)), Some((0, 5)));
+        assert_eq!(bounds(&doc.tree, 3).map(|b| (b.lo, b.hi)), Some((1, 5)));
     }
 
     #[test]

@@ -51,7 +51,8 @@ pub(crate) struct Tracker {
 
 impl Tracker {
     /// A tracker with no edits yet.
-    pub fn new(original: String) -> Tracker {
+    pub fn new(original: impl Into<Arc<str>>) -> Tracker {
+        let original: Arc<str> = original.into();
         let len = original.len();
         let chunks = if len == 0 {
             Vec::new()
@@ -62,7 +63,7 @@ impl Tracker {
             }]
         };
         Tracker {
-            original: original.into(),
+            original,
             chunks,
             len,
         }

@@ -509,6 +509,34 @@ impl Tree {
     }
 }
 
+impl Tree {
+    /// The text of the `i`-th child: read from its source when its tree
+    /// is not built (nothing is built), else printed from its tree.
+    pub fn text_of(&self, i: usize) -> std::borrow::Cow<'_, str> {
+        match self.lazy_text(i) {
+            Some(text) => std::borrow::Cow::Borrowed(text),
+            None => std::borrow::Cow::Owned(self.child(i).to_string()),
+        }
+    }
+
+    /// The text of the `i`-th child when its tree is not built.
+    pub fn lazy_text(&self, i: usize) -> Option<&str> {
+        let child = &self.children[i];
+        if child.green.get().is_some() {
+            return None;
+        }
+        let lazy = child.lazy.as_ref()?;
+        self.source_of(lazy)?
+            .get(lazy.item.start as usize..lazy.item.end as usize)
+    }
+
+    /// True when tokens come before the top-level body (a byte order
+    /// mark).
+    pub fn has_head(&self) -> bool {
+        !self.head.is_empty()
+    }
+}
+
 /// What [`Tree::lazy_lines`] tells of a child.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LazyLines {
@@ -910,5 +938,12 @@ mod tests {
         let (part, base) = tree.part(0, 1);
         assert_eq!(base, TextSize::from(0));
         assert_eq!(SyntaxNode::new_root(part).to_string(), "\u{feff}a = 1\n");
+    }
+}
+#[cfg(test)]
+mod size_probe {
+    #[test]
+    fn sizes() {
+        eprintln!("Child {} Lazy {} TopItem {} Origin {} OnceLock<GE> {}", std::mem::size_of::<super::Child>(), std::mem::size_of::<super::Lazy>(), std::mem::size_of::<crate::parser::TopItem>(), std::mem::size_of::<super::Origin>(), std::mem::size_of::<std::sync::OnceLock<super::GreenElement>>());
     }
 }
