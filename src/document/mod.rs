@@ -205,7 +205,7 @@ impl Document {
         let crlf = text.find('\n').is_some_and(|i| text[..i].ends_with('\r'));
         let tracker = Tracker::new(text);
         Ok(Document {
-            tree: Tree::lazy(tracker.original_text(), &checked.items),
+            tree: Tree::lazy(tracker.original_text(), checked.items),
             tracker,
             crlf,
             cuts: None,

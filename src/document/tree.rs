@@ -29,36 +29,56 @@ pub(crate) type GreenElement = NodeOrToken<GreenNode, GreenToken>;
 /// A top-level child: its tree, or, for an attribute or block not
 /// looked at yet, where it is in the parsed text (its tree is built from
 /// that text alone the first time it is needed).
+///
+/// A child takes 40 bytes (a file of a million one-line attributes has a
+/// million); the items the checking parse noted are kept apart, once.
 #[derive(Clone, Debug)]
 struct Child {
     green: OnceLock<GreenElement>,
-    lazy: Option<Lazy>,
+    lazy: Origin,
 }
+
+// A million children must stay small (see `Child`).
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Child>() == 40);
 
 /// Where a top-level item whose tree is not built yet comes from.
 #[derive(Clone, Debug)]
-struct Lazy {
-    item: TopItem,
-    origin: Origin,
-}
-
-/// The text a lazy item's offsets are in.
-#[derive(Clone, Debug)]
 enum Origin {
-    /// The parsed file (the tree's source); the item is the child at
-    /// `position` of the file's body.
-    File { position: u32 },
+    /// None: the child was made with its tree (a token between items,
+    /// an item an edit made).
+    Built,
+    /// The parsed file (the tree's source): the item is `items[item]` of
+    /// the tree, and the child at `position` of the file's body.
+    File { item: u32, position: u32 },
     /// A text of its own, holding this item alone: an item an edit of a
     /// part changed without looking inside its value (see
     /// [`Tree::replace_abbreviated`]).
-    Own(Arc<str>),
+    Own(Box<OwnItem>),
+}
+
+/// An item with a text of its own.
+#[derive(Clone, Debug)]
+struct OwnItem {
+    item: TopItem,
+    text: Arc<str>,
+}
+
+/// A lazy item as read: where it is, in which text.
+#[derive(Clone, Copy, Debug)]
+struct Lazy<'a> {
+    item: &'a TopItem,
+    source: &'a str,
+    /// The child's position in the parsed file's body (`None` for an
+    /// item of its own text).
+    position: Option<u32>,
 }
 
 impl Child {
     fn built(element: GreenElement) -> Child {
         Child {
             green: OnceLock::from(element),
-            lazy: None,
+            lazy: Origin::Built,
         }
     }
 }
@@ -74,6 +94,8 @@ pub(crate) struct Tree {
     starts: Arc<Vec<TextSize>>,
     /// The parsed text, which the trees of lazy children are built from.
     source: Option<Arc<str>>,
+    /// The top-level items the checking parse noted in it.
+    items: Arc<Vec<TopItem>>,
     /// The rowan root, built on demand.
     root: OnceLock<GreenNode>,
     /// The index of the top-level items, built on demand.
@@ -114,12 +136,18 @@ impl Tree {
             }
         }
         let head_len: TextSize = head.iter().map(|e| e.text_len()).sum();
-        let starts = offsets(head_len, children.iter().map(|c| c.len()));
+        let starts = offsets(
+            head_len,
+            children
+                .iter()
+                .map(|c| c.green.get().map_or(TextSize::from(0), |g| g.text_len())),
+        );
         Tree {
             head,
             children: Arc::new(children),
             starts: Arc::new(starts),
             source: None,
+            items: Arc::default(),
             root: OnceLock::from(root),
             index: OnceLock::new(),
             scans: Scans::default(),
@@ -129,7 +157,7 @@ impl Tree {
     /// The tree of a valid file from its top-level items as the checking
     /// parse noted them: the tokens between items are made at once, the
     /// items' trees when they are needed.
-    pub fn lazy(source: Arc<str>, items: &[TopItem]) -> Tree {
+    pub fn lazy(source: Arc<str>, items: Vec<TopItem>) -> Tree {
         let text: &str = &source;
         let mut head = Vec::new();
         let mut at = 0;
@@ -139,17 +167,15 @@ impl Tree {
         }
         let mut children = Vec::with_capacity(items.len());
         let mut starts = Vec::with_capacity(items.len() + 1);
-        for item in items {
+        for (k, item) in items.iter().enumerate() {
             push_tokens(text, at, item.start as usize, &mut children, &mut starts);
             starts.push(TextSize::from(item.start));
             children.push(Child {
                 green: OnceLock::new(),
-                lazy: Some(Lazy {
-                    item: *item,
-                    origin: Origin::File {
-                        position: children.len() as u32,
-                    },
-                }),
+                lazy: Origin::File {
+                    item: k as u32,
+                    position: children.len() as u32,
+                },
             });
             at = item.end as usize;
         }
@@ -160,6 +186,7 @@ impl Tree {
             children: Arc::new(children),
             starts: Arc::new(starts),
             source: Some(source),
+            items: Arc::new(items),
             root: OnceLock::new(),
             index: OnceLock::new(),
             scans: Scans::default(),
@@ -204,27 +231,37 @@ impl Tree {
         if let Some(green) = child.green.get() {
             return green;
         }
-        let lazy = child
-            .lazy
-            .as_ref()
+        let lazy = self
+            .lazy_of(child)
             .expect("a child without a tree comes from the text");
         match self.build_alone(lazy) {
             Some(green) => child.green.get_or_init(|| green),
-            None => match &lazy.origin {
-                Origin::File { .. } => {
-                    self.build_all();
-                    child.green.get().expect("every child is built")
-                }
-                Origin::Own(text) => child.green.get_or_init(|| unparsed(text)),
-            },
+            None if lazy.position.is_some() => {
+                self.build_all();
+                child.green.get().expect("every child is built")
+            }
+            None => child.green.get_or_init(|| unparsed(lazy.source)),
         }
     }
 
-    /// The text that a lazy item's offsets are in.
-    fn source_of<'a>(&'a self, lazy: &'a Lazy) -> Option<&'a str> {
-        match &lazy.origin {
-            Origin::File { .. } => self.source.as_deref(),
-            Origin::Own(text) => Some(text),
+    /// The child's item, when its tree is not built, and the text its
+    /// offsets are in.
+    fn lazy_of<'a>(&'a self, child: &'a Child) -> Option<Lazy<'a>> {
+        if child.green.get().is_some() {
+            return None;
+        }
+        match &child.lazy {
+            Origin::Built => None,
+            Origin::File { item, position } => Some(Lazy {
+                item: self.items.get(*item as usize)?,
+                source: self.source.as_deref()?,
+                position: Some(*position),
+            }),
+            Origin::Own(own) => Some(Lazy {
+                item: &own.item,
+                source: &own.text,
+                position: None,
+            }),
         }
     }
 
@@ -233,14 +270,12 @@ impl Tree {
     /// it, without building anything.
     pub fn lazy_value_text(&self, i: usize) -> Option<&str> {
         let child = &self.children[i];
-        if child.green.get().is_some() {
-            return None;
-        }
-        let lazy = child.lazy.as_ref()?;
+        let lazy = self.lazy_of(child)?;
         if lazy.item.kind != ATTRIBUTE || lazy.item.value_start > lazy.item.value_end {
             return None;
         }
-        self.source_of(lazy)?
+        lazy
+            .source
             .get(lazy.item.value_start as usize..lazy.item.value_end as usize)
     }
 
@@ -248,7 +283,7 @@ impl Tree {
     /// building it.
     pub fn kind(&self, i: usize) -> rowan::SyntaxKind {
         let child = &self.children[i];
-        match (child.green.get(), &child.lazy) {
+        match (child.green.get(), self.lazy_of(child)) {
             (Some(green), _) => green.kind(),
             (None, Some(lazy)) => lazy.item.kind.into(),
             (None, None) => unreachable!("a child has a tree or comes from the text"),
@@ -262,8 +297,8 @@ impl Tree {
 
     /// The tree of a lazy item, parsed from its text alone (`None` if
     /// that does not give the one item it is in the file).
-    fn build_alone(&self, lazy: &Lazy) -> Option<GreenElement> {
-        let source = self.source_of(lazy)?;
+    fn build_alone(&self, lazy: Lazy<'_>) -> Option<GreenElement> {
+        let source = lazy.source;
         let text = source.get(lazy.item.start as usize..lazy.item.end as usize)?;
         counts::built_alone();
         let parse = crate::parse(text);
@@ -282,12 +317,10 @@ impl Tree {
     /// Builds the trees of every lazy child at once, from a parse of the
     /// whole text.
     fn build_all(&self) {
-        let pending = self.children.iter().any(|c| {
-            c.green.get().is_none()
-                && c.lazy
-                    .as_ref()
-                    .is_some_and(|l| matches!(l.origin, Origin::File { .. }))
-        });
+        let pending = self
+            .children
+            .iter()
+            .any(|c| c.green.get().is_none() && matches!(c.lazy, Origin::File { .. }));
         let Some(source) = self.source.as_deref().filter(|_| pending) else {
             return;
         };
@@ -303,8 +336,8 @@ impl Tree {
             .map(|c| c.to_owned())
             .collect();
         for child in self.children.iter() {
-            if let (None, Some(lazy)) = (child.green.get(), &child.lazy)
-                && let Origin::File { position } = lazy.origin
+            if child.green.get().is_none()
+                && let Origin::File { position, .. } = child.lazy
                 && let Some(green) = parsed.get(position as usize)
             {
                 let _ = child.green.set(green.clone());
@@ -356,14 +389,14 @@ impl Tree {
     /// without building it.
     fn name(&self, i: usize) -> Option<&str> {
         let child = &self.children[i];
-        match (child.green.get(), &child.lazy) {
+        match (child.green.get(), self.lazy_of(child)) {
             (Some(NodeOrToken::Node(node)), _)
                 if node.kind() == ATTRIBUTE.into() || node.kind() == BLOCK.into() =>
             {
                 first_ident(node)
             }
-            (None, Some(lazy)) if lazy.item.kind == ATTRIBUTE || lazy.item.kind == BLOCK => self
-                .source_of(lazy)?
+            (None, Some(lazy)) if lazy.item.kind == ATTRIBUTE || lazy.item.kind == BLOCK => lazy
+                .source
                 .get(lazy.item.name_start as usize..lazy.item.name_end as usize),
             _ => None,
         }
@@ -419,7 +452,7 @@ impl Tree {
         } else {
             self.starts[lo]
         };
-        let new_starts = offsets(start, new.iter().map(Child::len));
+        let new_starts = offsets(start, new.iter().map(|c| self.len_of(c)));
         let old_end = self.starts[hi];
         let new_end = new_starts[count];
         Arc::make_mut(&mut self.children).splice(lo..hi, new);
@@ -435,9 +468,9 @@ impl Tree {
 
     /// The index key of a child, built or not.
     fn key_of(&self, child: &Child) -> Option<Key> {
-        match (child.green.get(), &child.lazy) {
+        match (child.green.get(), self.lazy_of(child)) {
             (Some(green), _) => Key::of(green),
-            (None, Some(lazy)) => Key::of_head(self.source_of(lazy)?, &lazy.item),
+            (None, Some(lazy)) => Key::of_head(lazy.source, lazy.item),
             _ => None,
         }
     }
@@ -449,15 +482,12 @@ impl Tree {
     /// line.
     pub fn lazy_lines(&self, i: usize) -> Option<LazyLines> {
         let child = &self.children[i];
-        if child.green.get().is_some() {
-            return None;
-        }
-        let lazy = child.lazy.as_ref()?;
-        let item = &lazy.item;
+        let lazy = self.lazy_of(child)?;
+        let item = lazy.item;
         if item.kind != ATTRIBUTE {
             return None;
         }
-        let source = self.source_of(lazy)?;
+        let source = lazy.source;
         let text = source.get(item.start as usize..item.end as usize)?;
         let name = (item.name_start - item.start) as usize;
         // The first line is the name's (with its `=`) or a line of the
@@ -480,11 +510,8 @@ impl Tree {
     /// whose tree is not built yet.
     pub fn is_lazy_attribute_named(&self, i: usize, name: &str) -> bool {
         let child = &self.children[i];
-        child.green.get().is_none()
-            && child
-                .lazy
-                .as_ref()
-                .is_some_and(|l| l.item.kind == ATTRIBUTE)
+        self.lazy_of(child)
+            .is_some_and(|l| l.item.kind == ATTRIBUTE)
             && self.name(i) == Some(name)
     }
 
@@ -492,16 +519,13 @@ impl Tree {
     /// is a top-level attribute not built yet.
     pub fn lazy_indent(&self, i: usize) -> Option<&str> {
         let child = &self.children[i];
-        if child.green.get().is_some() {
-            return None;
-        }
-        let lazy = child.lazy.as_ref()?;
+        let lazy = self.lazy_of(child)?;
         if lazy.item.kind != ATTRIBUTE {
             return None;
         }
         // The line may start before the item (after a byte order mark,
         // which is then the line's first character).
-        let source = self.source_of(lazy)?;
+        let source = lazy.source;
         let before = source.get(..lazy.item.name_start as usize)?;
         let line = &before[before.rfind('\n').map_or(0, |n| n + 1)..];
         let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
@@ -522,11 +546,9 @@ impl Tree {
     /// The text of the `i`-th child when its tree is not built.
     pub fn lazy_text(&self, i: usize) -> Option<&str> {
         let child = &self.children[i];
-        if child.green.get().is_some() {
-            return None;
-        }
-        let lazy = child.lazy.as_ref()?;
-        self.source_of(lazy)?
+        let lazy = self.lazy_of(child)?;
+        lazy
+            .source
             .get(lazy.item.start as usize..lazy.item.end as usize)
     }
 
@@ -560,10 +582,10 @@ fn split_part(part: &GreenNode) -> (Vec<GreenElement>, Vec<GreenElement>) {
     (head, new)
 }
 
-impl Child {
-    /// The length of the child's text.
-    fn len(&self) -> TextSize {
-        match (self.green.get(), &self.lazy) {
+impl Tree {
+    /// The length of a child's text.
+    fn len_of(&self, child: &Child) -> TextSize {
+        match (child.green.get(), self.lazy_of(child)) {
             (Some(green), _) => green.text_len(),
             (None, Some(lazy)) => TextSize::from(lazy.item.end - lazy.item.start),
             (None, None) => TextSize::from(0),
@@ -690,7 +712,7 @@ mod tests {
             .children()
             .map(|c| c.to_owned())
             .collect();
-        let tree = Tree::lazy(Arc::from(text), &checked.items);
+        let tree = Tree::lazy(Arc::from(text), checked.items.clone());
         assert_eq!(tree.len(), full.len(), "children of {text:?}");
         let mut at =
             TextSize::of(&text[..tree.head.iter().map(|e| usize::from(e.text_len())).sum()]);
@@ -717,7 +739,7 @@ mod tests {
             }
         }
         for (i, element) in full.iter().enumerate() {
-            if let Some(lazy) = &tree.children[i].lazy {
+            if let Some(lazy) = tree.lazy_of(&tree.children[i]) {
                 assert_eq!(
                     tree.build_alone(lazy).as_ref(),
                     Some(element),
@@ -728,7 +750,7 @@ mod tests {
         }
         assert_eq!(tree.root(), parse.green());
         // All at once.
-        let all = Tree::lazy(Arc::from(text), &checked.items);
+        let all = Tree::lazy(Arc::from(text), checked.items.clone());
         assert_eq!(all.root(), parse.green());
     }
 
@@ -858,8 +880,8 @@ mod tests {
         ] {
             let steps = crate::document::Address::parse(address).unwrap();
             let steps = steps.steps();
-            let scanned = Tree::lazy(Arc::from(text), &checked.items);
-            let indexed = Tree::lazy(Arc::from(text), &checked.items);
+            let scanned = Tree::lazy(Arc::from(text), checked.items.clone());
+            let indexed = Tree::lazy(Arc::from(text), checked.items.clone());
             assert_eq!(
                 scanned.candidates(steps),
                 indexed.index().candidates(steps),
@@ -873,7 +895,7 @@ mod tests {
             );
         }
         // After a few look-ups, the index.
-        let tree = Tree::lazy(Arc::from(text), &checked.items);
+        let tree = Tree::lazy(Arc::from(text), checked.items.clone());
         for _ in 0..SCANS {
             tree.has_name("a");
         }

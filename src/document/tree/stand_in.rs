@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 use rowan::{GreenNode, NodeOrToken};
 use text_size::TextSize;
 
-use super::{Child, GreenElement, Lazy, Origin, Tree, split_part};
+use super::{Child, GreenElement, Origin, OwnItem, Tree, split_part};
 use crate::ast::AstNode;
 use crate::parser::TopItem;
 use crate::syntax_kind::SyntaxKind::*;
@@ -96,9 +96,9 @@ impl Tree {
             return None;
         }
         let name = attribute.name_token()?.text_range();
-        let lazy = self.children[stand_in.child].lazy.as_ref()?;
-        let value = self
-            .source_of(lazy)?
+        let lazy = self.lazy_of(&self.children[stand_in.child])?;
+        let value = lazy
+            .source
             .get(lazy.item.value_start as usize..lazy.item.value_end as usize)?;
         let mut own = String::with_capacity(child_text.len() - stand_in.text.len() + value.len());
         own.push_str(&child_text[..start]);
@@ -116,10 +116,10 @@ impl Tree {
         };
         Some(Child {
             green: OnceLock::new(),
-            lazy: Some(Lazy {
+            lazy: Origin::Own(Box::new(OwnItem {
                 item,
-                origin: Origin::Own(Arc::from(own)),
-            }),
+                text: Arc::from(own),
+            })),
         })
     }
 
@@ -191,12 +191,12 @@ impl Tree {
         if child.green.get().is_some() {
             return None;
         }
-        let lazy = child.lazy.as_ref()?;
-        let item = &lazy.item;
+        let lazy = self.lazy_of(child)?;
+        let item = lazy.item;
         if item.kind != ATTRIBUTE || item.value_end < item.value_start + LONG_VALUE {
             return None;
         }
-        let source = self.source_of(lazy)?;
+        let source = lazy.source;
         let item_text = source.get(item.start as usize..item.end as usize)?;
         let start = (item.value_start - item.start) as usize;
         let end = (item.value_end - item.start) as usize;
