@@ -132,12 +132,70 @@ fn diff_with_prefixes(old: &str, new: &str, path: &str, from: &str, to: &str) ->
     }
     let path = patch_path(path);
     let mut out = format!("--- {from}{path}\n+++ {to}{path}\n");
-    let a: Vec<&str> = old.split_inclusive('\n').collect();
-    let b: Vec<&str> = new.split_inclusive('\n').collect();
+    // Only the lines between the equal first and last lines (with their
+    // context) are split: a change in a large file costs a comparison of
+    // its bytes, not a list of all its lines.
+    let (start, old_end, new_end) = middle(old, new);
+    let skipped = old.as_bytes()[..start]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    let a: Vec<&str> = old[start..old_end].split_inclusive('\n').collect();
+    let b: Vec<&str> = new[start..new_end].split_inclusive('\n').collect();
     for (old_lines, new_lines) in changed_regions(&a, &b) {
-        write_hunks(&a, &b, old_lines, new_lines, &mut out);
+        write_hunks(&a, &b, old_lines, new_lines, skipped, &mut out);
     }
     out
+}
+
+/// The byte range of the lines of `old` and `new` that are not equal
+/// lines at both ends, with [`CONTEXT`] equal lines around them: the
+/// start (the same in both: after equal lines) and the end in each.
+fn middle(old: &str, new: &str) -> (usize, usize, usize) {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    // The start of the line where they first differ, then back over the
+    // context.
+    let mut start = a[..same]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |n| n + 1);
+    for _ in 0..CONTEXT {
+        if start == 0 {
+            break;
+        }
+        start = a[..start - 1]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |n| n + 1);
+    }
+    // The equal ends, not overlapping the start, from a line start in
+    // both (just after a newline of the equal end), then forward over
+    // the context.
+    let room = (a.len() - start).min(b.len() - start);
+    let tail = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let mut from = a.len() - tail;
+    if from > start && a[from - 1] != b'\n' {
+        match a[from..].iter().position(|&c| c == b'\n') {
+            Some(n) => from += n + 1,
+            None => from = a.len(),
+        }
+    }
+    let mut end = from;
+    for _ in 0..CONTEXT {
+        match a[end..].iter().position(|&c| c == b'\n') {
+            Some(n) => end += n + 1,
+            None => end = a.len(),
+        }
+    }
+    let after = a.len() - end;
+    (start, end, b.len() - after)
 }
 
 /// Lines of context around each change in a diff.
@@ -195,16 +253,18 @@ fn changed_regions(a: &[&str], b: &[&str]) -> Vec<(Range<usize>, Range<usize>)> 
 }
 
 /// Appends the hunks of the line diff of `a[old_lines]` against
-/// `b[new_lines]`, numbered as lines of the whole texts.
+/// `b[new_lines]`, numbered as lines of the whole texts (where `a` and
+/// `b` start after `skipped` lines).
 fn write_hunks(
     a: &[&str],
     b: &[&str],
     old_lines: Range<usize>,
     new_lines: Range<usize>,
+    skipped: usize,
     out: &mut String,
 ) {
     use std::fmt::Write;
-    let (old_at, new_at) = (old_lines.start, new_lines.start);
+    let (old_at, new_at) = (old_lines.start + skipped, new_lines.start + skipped);
     let diff = similar::TextDiff::configure()
         .newline_terminated(true)
         .diff_slices(&a[old_lines], &b[new_lines]);

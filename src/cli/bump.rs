@@ -232,14 +232,14 @@ fn bump_input(
         let Input::File(path) = input else {
             print!(
                 "{}",
-                String::from_utf8_lossy(&stand_ins.encode(&doc.to_string()))
+                String::from_utf8_lossy(&stand_ins.encode(&doc.text()))
             );
             return Ok(true);
         };
         write_checked(
             path,
             &stand_ins.encode(&text),
-            &stand_ins.encode(&doc.to_string()),
+            &stand_ins.encode(&doc.text()),
         )
         .map_err(|e| format!("{name}: cannot write: {e}"))?;
         println!("{name}");

@@ -181,11 +181,17 @@ impl Document {
                 for container in &containers {
                     reps.extend(self.create(container, &steps[cut..], &source, placement)?);
                 }
-                let saved = self.clone();
-                self.edit(reps)?;
                 // New items of objects written `"key": value` take the
-                // spacing of their siblings around `:`.
-                if containers.iter().any(|c| matches!(c, Container::Object(_))) {
+                // spacing of their siblings around `:`. (Only then is a
+                // copy kept to undo: a copy shares the top-level
+                // children, which the edit would then copy, a million in
+                // a large file.)
+                let saved = containers
+                    .iter()
+                    .any(|c| matches!(c, Container::Object(_)))
+                    .then(|| self.clone());
+                self.edit(reps)?;
+                if let Some(saved) = saved {
                     let created = self.resolve(&Address::new(steps[..=cut].to_vec()))?;
                     let spacing = edit_collection::colon_spacing_of_siblings(&created);
                     if let Err(e) = self.apply(spacing) {

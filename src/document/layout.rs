@@ -295,7 +295,8 @@ pub(crate) fn relayout(
     misaligned_beyond: Reach,
 ) -> (Vec<(TextRange, String)>, Reach, bool) {
     let (mut aligned, old_reach) = was_aligned(old_root, touched.old);
-    let forced = old_reach.start && misaligned_beyond.start || old_reach.end && misaligned_beyond.end;
+    let forced =
+        old_reach.start && misaligned_beyond.start || old_reach.end && misaligned_beyond.end;
     if forced {
         aligned.equals = false;
     }

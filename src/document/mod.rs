@@ -253,6 +253,18 @@ impl Document {
         self.tracker.original_text()
     }
 
+    /// The current text: what `to_string` gives, made in one allocation
+    /// of its final size (a large file is not copied as its string grows).
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse("a = 1\n").unwrap();
+    /// doc.set("b", 2).unwrap();
+    /// assert_eq!(doc.text(), doc.to_string());
+    /// ```
+    pub fn text(&self) -> String {
+        self.tracker.render()
+    }
+
     /// True when the current text differs from the parsed one.
     pub fn is_modified(&self) -> bool {
         !self.tracker.text_edits().is_empty()

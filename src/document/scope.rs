@@ -269,9 +269,7 @@ impl Document {
         let cuts = part.cuts?;
         // Comments are aligned by the `=` column of their group, which
         // the part does not see all of.
-        if cuts.crossed
-            || cuts.into_group && (old_has_comments || has_comments(part.tree.root()))
-        {
+        if cuts.crossed || cuts.into_group && (old_has_comments || has_comments(part.tree.root())) {
             return None;
         }
         let edits = part.tracker.text_edits();
@@ -874,7 +872,13 @@ mod tests {
             ),
             run(0, 26, "\r\n"),
             // Spaces before a name, no space before an `=`, a tab.
-            format!("{}  b = 1\n{}c= 2\n{}d\t= 3\n{}", run(0, 10, "\n"), run(10, 20, "\n"), run(20, 30, "\n"), run(30, 40, "\n")),
+            format!(
+                "{}  b = 1\n{}c= 2\n{}d\t= 3\n{}",
+                run(0, 10, "\n"),
+                run(10, 20, "\n"),
+                run(20, 30, "\n"),
+                run(30, 40, "\n")
+            ),
         ]
     }
 

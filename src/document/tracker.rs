@@ -121,8 +121,7 @@ impl Tracker {
         self.chunks.iter().flat_map(|c| c.pieces.iter())
     }
 
-    /// The current text.
-    #[cfg(any(test, debug_assertions))]
+    /// The current text, in one allocation of its size.
     pub fn render(&self) -> String {
         let mut out = String::with_capacity(self.len);
         for piece in self.pieces() {

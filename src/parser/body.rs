@@ -119,11 +119,10 @@ impl<'t> SeenNames<'t> {
                 self.many.insert_unique(h, r, |r| hash_of(&text[*r]));
             }
         }
-        match self.many.entry(
-            hash,
-            |r| &text[*r] == name,
-            |r| hash_of(&text[*r]),
-        ) {
+        match self
+            .many
+            .entry(hash, |r| &text[*r] == name, |r| hash_of(&text[*r]))
+        {
             hashbrown::hash_table::Entry::Occupied(first) => Some(*first.get()),
             hashbrown::hash_table::Entry::Vacant(slot) => {
                 slot.insert(range);
