@@ -156,10 +156,11 @@ fn middle(old: &str, new: &str) -> (usize, usize, usize) {
     let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     // The start of the line where they first differ, then back over the
     // context.
-    let mut start = a[..same]
+    let differs = a[..same]
         .iter()
         .rposition(|&c| c == b'\n')
         .map_or(0, |n| n + 1);
+    let mut start = differs;
     for _ in 0..CONTEXT {
         if start == 0 {
             break;
@@ -169,10 +170,10 @@ fn middle(old: &str, new: &str) -> (usize, usize, usize) {
             .rposition(|&c| c == b'\n')
             .map_or(0, |n| n + 1);
     }
-    // The equal ends, not overlapping the start, from a line start in
-    // both (just after a newline of the equal end), then forward over
-    // the context.
-    let room = (a.len() - start).min(b.len() - start);
+    // The equal ends, not overlapping the equal first lines (as the line
+    // diff takes them), from a line start in both (just after a newline
+    // of the equal end), then forward over the context.
+    let room = (a.len() - differs).min(b.len() - differs);
     let tail = a
         .iter()
         .rev()
@@ -181,7 +182,7 @@ fn middle(old: &str, new: &str) -> (usize, usize, usize) {
         .take_while(|(x, y)| x == y)
         .count();
     let mut from = a.len() - tail;
-    if from > start && a[from - 1] != b'\n' {
+    if from > differs && a[from - 1] != b'\n' {
         match a[from..].iter().position(|&c| c == b'\n') {
             Some(n) => from += n + 1,
             None => from = a.len(),
@@ -503,6 +504,36 @@ mod tests {
                 assert_eq!(patch(old, &whole(old, new)), new);
             }
         });
+    }
+
+    /// The diff made from every line of both texts (as before only the
+    /// middle was split).
+    fn by_all_lines(old: &str, new: &str) -> String {
+        let mut out = "--- old/x.tf\n+++ new/x.tf\n".to_string();
+        let a: Vec<&str> = old.split_inclusive('\n').collect();
+        let b: Vec<&str> = new.split_inclusive('\n').collect();
+        for (old_lines, new_lines) in changed_regions(&a, &b) {
+            write_hunks(&a, &b, old_lines, new_lines, 0, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn only_the_middle_is_split_into_lines() {
+        for distinct in [true, false] {
+            random_cases(distinct, |old, new| {
+                if old != new {
+                    assert_eq!(
+                        unified_diff(old, new, "x.tf"),
+                        by_all_lines(old, new),
+                        "{old:?} -> {new:?}"
+                    );
+                }
+            });
+        }
+        // Lines added that repeat the lines before them.
+        let (old, new) = ("p\nq\nr\n", "p\nq\nr\nq\nr\n");
+        assert_eq!(unified_diff(old, new, "x.tf"), by_all_lines(old, new));
     }
 
     #[test]

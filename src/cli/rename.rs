@@ -140,6 +140,8 @@ pub fn run(args: RenameArgs) -> i32 {
     let mut valid: Vec<(usize, SourceFile)> = Vec::new();
     // Per input, how its text turns back into its bytes.
     let mut stand_ins = vec![StandIns::default(); inputs.len()];
+    // The renames made while checking (by input).
+    let mut renamed_early: Vec<(usize, hclwright::refs::Renamed)> = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
         let decoded = match read_input(input) {
             Ok(decoded) => decoded,
@@ -153,10 +155,17 @@ pub fn run(args: RenameArgs) -> i32 {
         let text = decoded.text.into_owned();
         let name = input.display_name();
         let json = is_json_file_name(&name);
-        let errors = if json {
-            hclwright::json::syntax_errors(&text)
-        } else {
-            hclwright::syntax_errors(&text)
+        // A prefix rename of a native file checks it and renames at once.
+        let errors = match &mode {
+            Mode::Prefix(rename) if !json => match rename.apply_checked(&text) {
+                Ok(renamed) => {
+                    renamed_early.push((i, renamed));
+                    Vec::new()
+                }
+                Err(errors) => errors,
+            },
+            _ if json => hclwright::json::syntax_errors(&text),
+            _ => hclwright::syntax_errors(&text),
         };
         if !errors.is_empty() {
             for e in &errors {
@@ -171,7 +180,7 @@ pub fn run(args: RenameArgs) -> i32 {
 
     let plan = match &mode {
         Mode::Terraform(address) => terraform_plan(&args, address, &valid, module_inputs),
-        Mode::Prefix(rename) => Ok(prefix_plan(&args, rename, &valid)),
+        Mode::Prefix(rename) => Ok(prefix_plan(&args, rename, &valid, renamed_early)),
     };
     let plan = match plan {
         Ok(plan) => plan,
@@ -238,14 +247,25 @@ pub fn run(args: RenameArgs) -> i32 {
 
 /// The prefix rename of the valid files (already parsed once without
 /// errors).
-fn prefix_plan(args: &RenameArgs, rename: &Rename, files: &[(usize, SourceFile)]) -> Plan {
+fn prefix_plan(
+    args: &RenameArgs,
+    rename: &Rename,
+    files: &[(usize, SourceFile)],
+    mut early: Vec<(usize, hclwright::refs::Renamed)>,
+) -> Plan {
     let mut changes = Vec::new();
     let mut references = 0;
     for (i, file) in files {
-        let renamed = if is_json_file_name(&file.path.to_string_lossy()) {
-            hclwright::json::rename(&hclwright::json::parse(&file.text), rename)
-        } else {
-            rename.apply_text(&file.text)
+        let done = early
+            .iter()
+            .position(|(k, _)| k == i)
+            .map(|at| early.swap_remove(at).1);
+        let renamed = match done {
+            Some(renamed) => renamed,
+            None if is_json_file_name(&file.path.to_string_lossy()) => {
+                hclwright::json::rename(&hclwright::json::parse(&file.text), rename)
+            }
+            None => rename.apply_text(&file.text),
         };
         references += renamed.matches;
         if !renamed.edits.is_empty() {

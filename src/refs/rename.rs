@@ -157,9 +157,23 @@ impl Rename {
     /// assert_eq!(renamed.edits[0].range, text_size::TextRange::new(14.into(), 15.into()));
     /// ```
     pub fn apply_text(&self, text: &str) -> Renamed {
+        self.apply_checked(text)
+            .unwrap_or_else(|_| self.apply(&crate::parse(text).syntax()))
+    }
+
+    /// [`Rename::apply_text`] on a valid text, or its syntax errors (what
+    /// [`syntax_errors`](crate::syntax_errors) gives), from one parse:
+    /// a tool that renames only valid files checks and renames at once.
+    ///
+    /// ```
+    /// let rename = hclwright::refs::Rename::parse("var.a", "var.b").unwrap();
+    /// assert_eq!(rename.apply_checked("x = var.a\n").unwrap().matches, 1);
+    /// assert_eq!(rename.apply_checked("x = \n").unwrap_err().len(), 1);
+    /// ```
+    pub fn apply_checked(&self, text: &str) -> Result<Renamed, Vec<crate::SyntaxError>> {
         let checked = crate::parser::parse_top_level(text);
         if !checked.errors.is_empty() {
-            return self.apply(&crate::parse(text).syntax());
+            return Err(checked.errors);
         }
         let root = self.from.root();
         let mut edits = Vec::new();
@@ -180,10 +194,10 @@ impl Rename {
                 new_text: e.new_text,
             }));
         }
-        Renamed {
+        Ok(Renamed {
             edits: normalize(edits),
             matches,
-        }
+        })
     }
 
     /// True when `text` may hold a reference the pattern matches, told
