@@ -41,12 +41,17 @@ pub(crate) fn may_normalize(text: &str, toks: &[Token]) -> bool {
                 }
             }
             IDENT => {
-                let after = Cursor::new(text, toks, i + 1, offset).skip_trivia();
-                if line_start && has_label_to_normalize(after) {
-                    return true;
-                }
-                if &text[start..offset] == "type" && has_type_to_normalize(after) {
-                    return true;
+                // What follows is looked at only for the two patterns
+                // that start with an identifier.
+                let is_type = &text[start..offset] == "type";
+                if line_start || is_type {
+                    let after = Cursor::new(text, toks, i + 1, offset).skip_trivia();
+                    if line_start && has_label_to_normalize(after) {
+                        return true;
+                    }
+                    if is_type && has_type_to_normalize(after) {
+                        return true;
+                    }
                 }
             }
             _ => {}
@@ -86,19 +91,23 @@ fn has_type_to_normalize(after: Cursor<'_>) -> bool {
 }
 
 /// After a line's first identifier: among what could be block labels
-/// (identifiers and quoted strings), is there a bare identifier or a quoted
-/// label whose text is not plain? Anything unexpected inside a quoted
-/// label answers true.
+/// (identifiers and quoted strings, then the block's `{`), is there a
+/// bare identifier or a quoted label whose text is not plain? Anything
+/// unexpected inside a quoted label answers true. Without a `{` after
+/// them they are no labels (`for x in var.list : x` on a line of its
+/// own, inside brackets).
 fn has_label_to_normalize(mut at: Cursor<'_>) -> bool {
+    let mut to_normalize = false;
     loop {
         match at.kind() {
-            Some(IDENT) => return true,
+            Some(IDENT) => {
+                to_normalize = true;
+                at = at.advance().skip_trivia();
+            }
             Some(OPEN_QUOTE) => {
                 let mut inside = at.advance();
                 if inside.kind() == Some(TEMPLATE_LITERAL) {
-                    if !is_plain(inside.text()) {
-                        return true;
-                    }
+                    to_normalize |= !is_plain(inside.text());
                     inside = inside.advance();
                 }
                 match inside.kind() {
@@ -108,6 +117,7 @@ fn has_label_to_normalize(mut at: Cursor<'_>) -> bool {
                     Some(_) => return true,
                 }
             }
+            Some(L_BRACE) => return to_normalize,
             _ => return false,
         }
     }
@@ -211,9 +221,38 @@ mod tests {
             "resource \"a\" \"b\" {\n  count = 1\n}\n",
             "resource \"a_b\" \"c-d e\" {\n}\n",
             "\u{FEFF}resource \"a\" \"b\" {\n}\n",
+            // Identifiers after a line's first one, but no block's `{`.
+            "a = [\n  for x in var.l : x\n]\n",
+            "a = {\n  for k, v in var.m : k => v\n}\n",
+            "a = (\n  b\n  ? c\n  : d\n)\n",
         ] {
             assert!(!may(text), "{text:?}");
         }
+    }
+
+    /// Over the corpus: whenever the pre-check says no tree is needed,
+    /// normalizing with a tree changes nothing.
+    #[test]
+    fn no_false_negatives_over_the_corpus() {
+        let Some(texts) = crate::corpus::texts("the normalization pre-check over the corpus")
+        else {
+            return;
+        };
+        let (mut skipped, mut built) = (0, 0);
+        for (path, text) in &texts {
+            let parse = crate::parse(text);
+            if !parse.errors().is_empty() {
+                continue;
+            }
+            if may(text) {
+                built += 1;
+            } else {
+                skipped += 1;
+                assert_eq!(&normalize(text, parse.green()), text, "{}", path.display());
+            }
+        }
+        eprintln!("normalization pre-check: {skipped} files without a tree, {built} with");
+        assert!(skipped > built, "skipped {skipped}, built {built}");
     }
 
     /// Every combination of a `variable` type, a block's labels and an
