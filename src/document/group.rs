@@ -93,6 +93,13 @@ struct Columns {
 }
 
 impl Columns {
+    /// What the lines seen tell of the group.
+    fn beyond(self) -> Beyond {
+        Beyond {
+            misaligned: self.misaligned,
+        }
+    }
+
     fn add(&mut self, column: Column) {
         let first = *self.first.get_or_insert(column.at);
         self.misaligned |= column.spaces == 0 || column.at != first;
@@ -129,23 +136,13 @@ pub(crate) fn beyond_start(tree: &Tree, lo: usize) -> Option<Beyond> {
                 return None;
             }
             break;
-        } else if kind == BLOCK.into() {
-            // Its last line must be its `}` alone.
-            let text = tree.text_of(i - 1);
-            let body = text.strip_suffix('\n')?;
-            let body = body.strip_suffix('\r').unwrap_or(body);
-            let last = &body[body.rfind('\n').map_or(0, |n| n + 1)..];
-            if last.trim_matches([' ', '\t']) != "}" {
-                return None;
-            }
+        } else if kind == BLOCK.into() && ends_with_brace_line(&tree.text_of(i - 1)) {
             break;
         } else {
             return None;
         }
     }
-    Some(Beyond {
-        misaligned: columns.misaligned,
-    })
+    Some(columns.beyond())
 }
 
 /// The lines of the group from the child `hi` on (the part ends a line
@@ -167,21 +164,28 @@ pub(crate) fn beyond_end(tree: &Tree, hi: usize) -> Option<Beyond> {
                 return None;
             }
             break;
-        } else if kind == BLOCK.into() {
-            // Its header line must have no cells.
-            let text = tree.text_of(i);
-            let first = &text[..text.find('\n')?];
-            if first.contains(['=', '#', '/']) {
-                return None;
-            }
+        } else if kind == BLOCK.into() && header_has_no_cells(&tree.text_of(i)) {
             break;
         } else {
             return None;
         }
     }
-    Some(Beyond {
-        misaligned: columns.misaligned,
-    })
+    Some(columns.beyond())
+}
+
+/// True when a block's last line is its `}` alone (no cells).
+fn ends_with_brace_line(text: &str) -> bool {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let body = body.strip_suffix('\r').unwrap_or(body);
+    let last = &body[body.rfind('\n').map_or(0, |n| n + 1)..];
+    text.ends_with('\n') && last.trim_matches([' ', '\t']) == "}"
+}
+
+/// True when a block's first line has no `=` and no comment (nor a `/`,
+/// to be sure).
+fn header_has_no_cells(text: &str) -> bool {
+    text.find('\n')
+        .is_some_and(|end| !text[..end].contains(['=', '#', '/']))
 }
 
 #[cfg(test)]
