@@ -254,7 +254,9 @@ impl Document {
             group_after: bounds.after,
             into_group: false,
         };
-        let old_has_comments = has_comments(&green);
+        // Looked at only for a part cut inside a group.
+        let in_group = bounds.before.is_some() || bounds.after.is_some();
+        let old_has_comments = in_group && has_comments(&green);
         let first_line = if cuts.before { first_line(&text) } else { "" };
         let last_line = if cuts.after { last_line(&text) } else { "" };
         let mut part = Document {
