@@ -252,7 +252,9 @@ pub(super) fn finish(opened: Opened, output: &OutputArgs) -> Result<(), Failure>
     let original = doc.original_shared();
     let text = doc.text();
     let modified = doc.is_modified();
-    let diff = output.diff.then(|| doc.unified_diff(&input.display_name()));
+    let diff = output
+        .diff
+        .then(|| hclwright::diff::git_unified_diff(&original, &text, &input.display_name()));
     // The tree is no longer needed: freed before the text is written.
     drop(doc);
     let edited = Edited {

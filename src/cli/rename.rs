@@ -140,8 +140,9 @@ pub fn run(args: RenameArgs) -> i32 {
     let mut valid: Vec<(usize, SourceFile)> = Vec::new();
     // Per input, how its text turns back into its bytes.
     let mut stand_ins = vec![StandIns::default(); inputs.len()];
-    // The renames made while checking (by input).
-    let mut renamed_early: Vec<(usize, hclwright::refs::Renamed)> = Vec::new();
+    // The renames made while checking, by input.
+    let mut renamed_early: Vec<Option<hclwright::refs::Renamed>> =
+        (0..inputs.len()).map(|_| None).collect();
     for (i, input) in inputs.iter().enumerate() {
         let decoded = match read_input(input) {
             Ok(decoded) => decoded,
@@ -159,7 +160,7 @@ pub fn run(args: RenameArgs) -> i32 {
         let errors = match &mode {
             Mode::Prefix(rename) if !json => match rename.apply_checked(&text) {
                 Ok(renamed) => {
-                    renamed_early.push((i, renamed));
+                    renamed_early[i] = Some(renamed);
                     Vec::new()
                 }
                 Err(errors) => errors,
@@ -251,16 +252,12 @@ fn prefix_plan(
     args: &RenameArgs,
     rename: &Rename,
     files: &[(usize, SourceFile)],
-    mut early: Vec<(usize, hclwright::refs::Renamed)>,
+    mut early: Vec<Option<hclwright::refs::Renamed>>,
 ) -> Plan {
     let mut changes = Vec::new();
     let mut references = 0;
     for (i, file) in files {
-        let done = early
-            .iter()
-            .position(|(k, _)| k == i)
-            .map(|at| early.swap_remove(at).1);
-        let renamed = match done {
+        let renamed = match early[*i].take() {
             Some(renamed) => renamed,
             None if is_json_file_name(&file.path.to_string_lossy()) => {
                 hclwright::json::rename(&hclwright::json::parse(&file.text), rename)

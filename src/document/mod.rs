@@ -443,7 +443,7 @@ impl Document {
     /// (`PATH` normalised: see [`crate::diff::patch_path`]), so that
     /// `git apply` takes it.
     pub fn unified_diff(&self, path: &str) -> String {
-        crate::diff::git_unified_diff(self.original(), &self.to_string(), path)
+        crate::diff::git_unified_diff(self.original(), &self.text(), path)
     }
 
     /// Applies replacements (in current coordinates, non-overlapping) to

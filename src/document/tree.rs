@@ -35,7 +35,7 @@ pub(crate) type GreenElement = NodeOrToken<GreenNode, GreenToken>;
 #[derive(Clone, Debug)]
 struct Child {
     green: OnceLock<GreenElement>,
-    lazy: Origin,
+    origin: Origin,
 }
 
 // A million children must stay small (see `Child`).
@@ -45,8 +45,8 @@ const _: () = assert!(std::mem::size_of::<Child>() == 40);
 /// Where a top-level item whose tree is not built yet comes from.
 #[derive(Clone, Debug)]
 enum Origin {
-    /// None: the child was made with its tree (a token between items,
-    /// an item an edit made).
+    /// Nowhere: the child was made with its tree (a token between
+    /// items, an item an edit made).
     Built,
     /// The parsed file (the tree's source): the item is `items[item]` of
     /// the tree, and the child at `position` of the file's body.
@@ -78,7 +78,7 @@ impl Child {
     fn built(element: GreenElement) -> Child {
         Child {
             green: OnceLock::from(element),
-            lazy: Origin::Built,
+            origin: Origin::Built,
         }
     }
 }
@@ -176,7 +176,7 @@ impl Tree {
             starts.push(TextSize::from(item.start));
             children.push(Child {
                 green: OnceLock::new(),
-                lazy: Origin::File {
+                origin: Origin::File {
                     item: k as u32,
                     position: children.len() as u32,
                 },
@@ -254,7 +254,7 @@ impl Tree {
         if child.green.get().is_some() {
             return None;
         }
-        match &child.lazy {
+        match &child.origin {
             Origin::Built => None,
             Origin::File { item, position } => Some(Lazy {
                 item: self.items.get(*item as usize)?,
@@ -323,7 +323,7 @@ impl Tree {
         let pending = self
             .children
             .iter()
-            .any(|c| c.green.get().is_none() && matches!(c.lazy, Origin::File { .. }));
+            .any(|c| c.green.get().is_none() && matches!(c.origin, Origin::File { .. }));
         let Some(source) = self.source.as_deref().filter(|_| pending) else {
             return;
         };
@@ -340,7 +340,7 @@ impl Tree {
             .collect();
         for child in self.children.iter() {
             if child.green.get().is_none()
-                && let Origin::File { position, .. } = child.lazy
+                && let Origin::File { position, .. } = child.origin
                 && let Some(green) = parsed.get(position as usize)
             {
                 let _ = child.green.set(green.clone());

@@ -116,7 +116,7 @@ impl Tree {
         };
         Some(Child {
             green: OnceLock::new(),
-            lazy: Origin::Own(Box::new(OwnItem {
+            origin: Origin::Own(Box::new(OwnItem {
                 item,
                 text: Arc::from(own),
             })),

@@ -11,7 +11,8 @@
 //!   called), or exactly `"string"`, `"list"` or `"map"`;
 //! - a label to quote or re-encode: on a line that starts with an
 //!   identifier, a bare identifier among the labels after it, or a quoted
-//!   label whose text is not plain (escapes, `$`, `%`, non-ASCII).
+//!   label whose text is not plain (escapes, `$`, `%`, non-ASCII), the
+//!   labels followed by the block's `{`.
 
 use super::is_plain;
 use crate::lexer::Token;
