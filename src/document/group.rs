@@ -3,20 +3,28 @@
 //! A part is best cut at a line that no alignment group crosses (see
 //! [`scope`](super::scope)). In a long run of one-line attributes there
 //! is none: the run is one group, and an edit anywhere in it would be
-//! laid out against the whole file. Such a run is often not aligned at
-//! all (generated files: `a0 = 0` … `a999999 = 999999`). When the lines
-//! of the group beyond the cut are ones the formatter would realign, the
-//! group was not aligned, and an edit leaves every `=` of it where it is
-//! (the layout realigns only groups that were aligned): the part can be
-//! edited alone with the group taken as not aligned.
+//! laid out against the whole file. This module reads, without building
+//! any tree, the lines of the group beyond a cut, and sums them up so
+//! that the part can be edited alone:
 //!
-//! This module reads, without building any tree, the lines of the group
-//! beyond a cut and says whether that is sound: each is a one-line
-//! attribute alone on its line, not indented, without a comment, up to
-//! a line without cells (a blank line, a block's `}` or header) or the
-//! edge of the file; and their `=` are not all at one column, or one has
-//! no space before it (so the formatter moves at least one). Comments
-//! are excluded from the whole group because their alignment follows the
+//! - when the formatter would realign them (their `=` are not all at one
+//!   column, or one has no space before it), the group is not aligned,
+//!   and an edit leaves every `=` of it where it is (the layout realigns
+//!   only groups that were aligned): the part is edited with the group
+//!   taken as not aligned (generated files: `a0 = 0` … `a999999 = 999999`);
+//! - when their `=` are all at one column, the lines are summed up as
+//!   their widest name and that column: the layout puts one stand-in line
+//!   of that name and column in their place (see
+//!   [`layout::relayout`](super::layout::relayout)), which tells whether
+//!   the group was aligned and where its `=` go, exactly as the lines
+//!   themselves would (a formatted `terraform.tfvars`). When the stand-in
+//!   would move, every line it stands for would, and the edit runs on the
+//!   whole file.
+//!
+//! The lines read are one-line attributes alone on their lines, not
+//! indented, without a comment, up to a line without cells (a blank
+//! line, a block's `}` or header) or the edge of the file. Comments are
+//! excluded from the whole group because their alignment follows the
 //! `=` column of the whole group.
 
 use unicode_segmentation::UnicodeSegmentation;
@@ -30,6 +38,31 @@ pub(crate) struct Beyond {
     /// The formatter would move the `=` of at least one line beyond the
     /// cut: the group is not aligned.
     pub misaligned: bool,
+    /// When the group has lines beyond the cut and their `=` are all at
+    /// one column: that column and their widest name.
+    pub aligned: Option<AlignedLines>,
+}
+
+/// Lines of a group whose `=` are all at one column, summed up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AlignedLines {
+    /// The widest name, in grapheme clusters (as the formatter counts).
+    pub widest: usize,
+    /// Grapheme clusters before each `=`: name and spaces.
+    pub column: usize,
+}
+
+impl AlignedLines {
+    /// A line that the formatter aligns as it aligns these lines: a name
+    /// as wide as the widest, spaces up to the column, ending with
+    /// `newline`.
+    pub fn stand_in(self, newline: &str) -> String {
+        let mut line = "a".repeat(self.widest);
+        line.push_str(&" ".repeat(self.column - self.widest));
+        line.push_str("= 0");
+        line.push_str(newline);
+        line
+    }
 }
 
 /// The `=` column of a one-line attribute, told from its text alone.
@@ -89,20 +122,30 @@ pub(crate) fn is_plain_line(tree: &Tree, i: usize) -> bool {
 #[derive(Default)]
 struct Columns {
     first: Option<usize>,
+    widest: usize,
     misaligned: bool,
 }
 
 impl Columns {
     /// What the lines seen tell of the group.
     fn beyond(self) -> Beyond {
+        let aligned = match self.first {
+            Some(column) if !self.misaligned => Some(AlignedLines {
+                widest: self.widest,
+                column,
+            }),
+            _ => None,
+        };
         Beyond {
             misaligned: self.misaligned,
+            aligned,
         }
     }
 
     fn add(&mut self, column: Column) {
         let first = *self.first.get_or_insert(column.at);
         self.misaligned |= column.spaces == 0 || column.at != first;
+        self.widest = self.widest.max(column.at - column.spaces);
     }
 }
 

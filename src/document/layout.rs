@@ -6,6 +6,7 @@
 use text_size::{TextRange, TextSize};
 
 use super::edit_item::unit_near;
+use super::group::Beyond;
 use crate::lexer::tokenize;
 use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
 
@@ -148,16 +149,27 @@ fn window(root: &SyntaxNode, range: TextRange) -> TextRange {
 }
 
 /// A window of text, prefixed with open brackets so that the formatter
-/// indents its first line as it is indented in the file.
+/// indents its first line as it is indented in the file. Where the
+/// window reaches a cut inside an `=` group whose lines beyond are
+/// aligned, a stand-in line for them comes before or after the window's
+/// lines (see [`group`](super::group)).
 struct Window {
     range: TextRange,
+    /// The length of the open brackets.
+    open_len: usize,
+    /// Where the window's own lines start: after the open brackets and
+    /// the stand-in line for the lines before, if any.
     prefix_len: usize,
+    /// Where the window's own lines end: the stand-in line for the lines
+    /// after, if any, follows.
+    body_end: usize,
     text: String,
 }
 
 impl Window {
-    fn new(root: &SyntaxNode, range: TextRange) -> Window {
+    fn new(root: &SyntaxNode, range: TextRange, beyond: GroupBeyond) -> Window {
         let range = window(root, range);
+        let reach = Reach::of(root, range);
         let indent = line_indent(root, range.start());
         let depth = if indent.bytes().all(|b| b == b' ') {
             indent.len() / 2
@@ -165,14 +177,40 @@ impl Window {
             0
         };
         let mut text = "{\n".repeat(depth);
-        let prefix_len = text.len();
+        let open_len = text.len();
+        let mut body = String::new();
         for t in tokens_in(root, range) {
-            text.push_str(t.text());
+            body.push_str(t.text());
+        }
+        let newline = if body.contains("\r\n") { "\r\n" } else { "\n" };
+        let stand_in = |side: Option<Beyond>, reached: bool| {
+            side.filter(|_| reached)
+                .and_then(|b| b.aligned)
+                .map(|lines| lines.stand_in(newline))
+        };
+        if let Some(line) = stand_in(beyond.start, reach.start) {
+            text.push_str(&line);
+        }
+        let prefix_len = text.len();
+        text.push_str(&body);
+        let body_end = text.len();
+        if let Some(line) = stand_in(beyond.end, reach.end) {
+            text.push_str(&line);
         }
         Window {
             range,
+            open_len,
             prefix_len,
+            body_end,
             text,
+        }
+    }
+
+    /// Which stand-in line, if any, holds the window-text position `pos`.
+    fn stand_in_at(&self, pos: usize) -> Reach {
+        Reach {
+            start: (self.open_len..self.prefix_len).contains(&pos),
+            end: pos >= self.body_end,
         }
     }
 
@@ -199,7 +237,9 @@ impl Window {
 
     /// True when the window-text position starts a line.
     fn at_line_start(&self, pos: usize) -> bool {
-        pos == self.prefix_len || self.text.as_bytes().get(pos.wrapping_sub(1)) == Some(&b'\n')
+        pos == self.open_len
+            || pos == self.prefix_len
+            || self.text.as_bytes().get(pos.wrapping_sub(1)) == Some(&b'\n')
     }
 
     /// The kind of cell the token after `pos` starts (an `=` or a
@@ -259,6 +299,17 @@ pub(crate) struct Touched {
     pub respace: bool,
 }
 
+/// What lies beyond the start and the end of a part of a file cut
+/// inside `=` groups (nothing for a side cut elsewhere, or for a whole
+/// file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct GroupBeyond {
+    /// The group's lines before the part.
+    pub start: Option<Beyond>,
+    /// The group's lines after the part.
+    pub end: Option<Beyond>,
+}
+
 /// Whether the lines a layout looked at reached the start or the end of
 /// the text (where a part of a file is cut from the rest).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -284,27 +335,30 @@ impl Reach {
 /// are in the coordinates of `new_root`. Also says whether the lines
 /// looked at reached the start or the end of the text.
 ///
-/// `misaligned_beyond` says that the text is a part of a file cut inside
-/// an `=` group that goes on, not aligned, before its start or after its
-/// end: when the lines looked at reach there, the `=` are taken as not
-/// aligned, and the last value returned is true.
+/// `beyond` tells what lies beyond the start and the end of the text
+/// when it is a part of a file cut inside `=` groups (see
+/// [`group`](super::group)). Where the lines looked at reach such a cut:
+/// lines beyond that are not aligned make the `=` taken as not aligned;
+/// lines beyond that are aligned are laid out as one stand-in line of
+/// their widest name and their column. The last value says, for each
+/// side, whether the lines beyond it stay as they are (else the edit
+/// must run on the whole file).
 pub(crate) fn relayout(
     old_root: &SyntaxNode,
     new_root: &SyntaxNode,
     touched: Touched,
-    misaligned_beyond: Reach,
-) -> (Vec<(TextRange, String)>, Reach, bool) {
-    let (mut aligned, old_reach) = was_aligned(old_root, touched.old);
-    let forced =
-        old_reach.start && misaligned_beyond.start || old_reach.end && misaligned_beyond.end;
-    if forced {
+    beyond: GroupBeyond,
+) -> (Vec<(TextRange, String)>, Reach, Reach) {
+    let (mut aligned, old_reach) = was_aligned(old_root, touched.old, beyond);
+    let misaligned = |side: Option<Beyond>| side.is_some_and(|b| b.misaligned);
+    if old_reach.start && misaligned(beyond.start) || old_reach.end && misaligned(beyond.end) {
         aligned.equals = false;
     }
     // The line to indent is in the window.
     let lines = touched.reindent.iter().fold(touched.new, |range, at| {
         range.cover(TextRange::new(*at, line_end(new_root, *at)))
     });
-    let window = Window::new(new_root, lines);
+    let window = Window::new(new_root, lines, beyond);
     let new_reach = Reach::of(new_root, window.range);
     let reach = Reach {
         start: old_reach.start || new_reach.start,
@@ -316,9 +370,30 @@ pub(crate) fn relayout(
     // spacing inside the new text are kept.
     let all = TextRange::new(
         TextSize::from(window.prefix_len as u32),
-        TextSize::of(window.text.as_str()),
+        TextSize::from(window.body_end as u32),
     );
     let edits = crate::format::format_range_edits(&window.text, all);
+    // The stand-in lines whose `=` the layout moves: every line they
+    // stand for would move too.
+    let mut moved = Reach::default();
+    for edit in &edits {
+        if window.cell_at(usize::from(edit.range.end())) == Some(Cell::Equals) {
+            let side = window.stand_in_at(usize::from(edit.range.start()));
+            moved.start |= side.start;
+            moved.end |= side.end;
+        }
+    }
+    // The lines beyond a side stay when no `=` moves, when the window
+    // does not reach them, or when it sees them (as a stand-in) unmoved.
+    let stays = |side: Option<Beyond>, reached: bool, moved: bool| {
+        !aligned.equals
+            || !reached
+            || side.is_none_or(|b| !b.misaligned && (b.aligned.is_none() || !moved))
+    };
+    let kept = Reach {
+        start: stays(beyond.start, new_reach.start, moved.start),
+        end: stays(beyond.end, new_reach.end, moved.end),
+    };
     let mut out = Vec::new();
     let reindent: Vec<TextSize> = touched
         .reindent
@@ -339,7 +414,7 @@ pub(crate) fn relayout(
             .map_or(current, |e| e.new_text.len());
         (current, canonical)
     };
-    let reference = (window.prefix_len..window.text.len())
+    let reference = (window.prefix_len..window.body_end)
         .filter(|&p| window.at_line_start(p))
         .find(|&p| {
             let rest = window.text[p..].trim_start_matches([' ', '\t']);
@@ -383,7 +458,7 @@ pub(crate) fn relayout(
         {
             continue;
         }
-        if start < window.prefix_len || window.at_line_start(start) {
+        if start < window.prefix_len || start >= window.body_end || window.at_line_start(start) {
             continue;
         }
         let end = usize::from(edit.range.end());
@@ -395,7 +470,7 @@ pub(crate) fn relayout(
             out.push((window.global(edit.range), edit.new_text));
         }
     }
-    (out, reach, forced)
+    (out, reach, kept)
 }
 
 /// Whether the `=` groups and the comment groups around `range` of the
@@ -404,13 +479,13 @@ pub(crate) fn relayout(
 /// changes); the `=` of a line whose value alone changes is, and so are
 /// the comments of every line, so that spacing placed by hand around an
 /// edited value stays as it was.
-fn was_aligned(root: &SyntaxNode, range: TextRange) -> (Aligned, Reach) {
-    let window = Window::new(root, range);
+fn was_aligned(root: &SyntaxNode, range: TextRange, beyond: GroupBeyond) -> (Aligned, Reach) {
+    let window = Window::new(root, range, beyond);
     let reach = Reach::of(root, window.range);
     let replaced = window.local(range);
     let all = TextRange::new(
         TextSize::from(window.prefix_len as u32),
-        TextSize::of(window.text.as_str()),
+        TextSize::from(window.body_end as u32),
     );
     let edits = crate::format::format_range_edits(&window.text, all);
     // The lines the replaced range covers.
@@ -432,7 +507,8 @@ fn was_aligned(root: &SyntaxNode, range: TextRange) -> (Aligned, Reach) {
         edits.iter().any(|e| {
             let end = usize::from(e.range.end());
             let start = usize::from(e.range.start());
-            start >= window.prefix_len
+            // The stand-in lines count: they are lines of the group.
+            start >= window.open_len
                 && !window.at_line_start(start)
                 && window.cell_at(end) == Some(kind)
                 && !(kind == Cell::Equals
@@ -519,7 +595,7 @@ mod tests {
             reindent: Vec::new(),
             respace: true,
         };
-        let (edits, reach, _) = relayout(&old, &new, touched, Reach::default());
+        let (edits, reach, _) = relayout(&old, &new, touched, GroupBeyond::default());
         assert_eq!(edits.len(), 2);
         assert_eq!(
             reach,
@@ -537,6 +613,10 @@ mod tests {
             reindent: Vec::new(),
             respace: true,
         };
-        assert!(relayout(&old, &new, touched, Reach::default()).0.is_empty());
+        assert!(
+            relayout(&old, &new, touched, GroupBeyond::default())
+                .0
+                .is_empty()
+        );
     }
 }

@@ -460,10 +460,16 @@ impl Document {
         reps.retain(|r| !(r.range.is_empty() && r.text.is_empty()));
         let mut root = self.syntax();
         let mut applied = Vec::with_capacity(reps.len());
+        let mut spaces = reparse::ItemSpaces::default();
         // From the last to the first, so that earlier ranges stay valid.
         // A change that does not parse alone (a comma and the element
         // after it) is merged with the one before it.
         while let Some(r) = reps.pop() {
+            if spaces.take(&root, r.range, &r.text) {
+                applied.push(r);
+                continue;
+            }
+            root = spaces.put_in(root);
             match reparse::replace(&root, r.range, &r.text) {
                 Ok(green) => {
                     root = SyntaxNode::new_root(green);
@@ -486,9 +492,13 @@ impl Document {
                 }
             }
         }
-        for r in &applied {
-            self.tracker.replace(r.range, &r.text);
-        }
+        root = spaces.put_in(root);
+        let ranges: Vec<(TextRange, &str)> = applied
+            .iter()
+            .rev()
+            .map(|r| (r.range, r.text.as_str()))
+            .collect();
+        self.tracker.replace_many(&ranges);
         if !applied.is_empty() {
             self.tree = Tree::new(root.green().to_owned());
         }
@@ -564,11 +574,11 @@ impl Document {
         self.apply(reps)?;
         let new_root = self.syntax();
         let mut layout = Vec::new();
-        let beyond = self.cuts.map(|c| c.misaligned_beyond()).unwrap_or_default();
+        let beyond = self.cuts.map(|c| c.group_beyond()).unwrap_or_default();
         for t in touched {
-            let (edits, reach, forced) = layout::relayout(&old_root, &new_root, t, beyond);
+            let (edits, reach, kept) = layout::relayout(&old_root, &new_root, t, beyond);
             if let Some(cuts) = &mut self.cuts {
-                cuts.reached(reach, forced);
+                cuts.reached(reach, kept);
             }
             for (range, text) in edits {
                 layout.push(Replacement::new(range, text));

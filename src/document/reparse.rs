@@ -62,6 +62,87 @@ pub(crate) fn replace(
     }
 }
 
+/// Changes of spaces inside top-level items of a file, taken from the
+/// last to the first and gathered so that the file's body is rebuilt once
+/// for all of them. Replacing a token rebuilds every node above it, the
+/// body with all its children among them: once per change, realigning a
+/// group of a hundred thousand lines would cost a hundred thousand times
+/// the body.
+#[derive(Default)]
+pub(crate) struct ItemSpaces {
+    /// The changed items: their positions in the body (decreasing) and
+    /// their new trees.
+    changed: Vec<(usize, GreenNode)>,
+}
+
+impl ItemSpaces {
+    /// Takes the replacement of `range` by `text` when it changes spaces
+    /// strictly inside one top-level item of the file `root`, before
+    /// every change taken so far; false (and nothing taken) otherwise.
+    /// `root` is the tree the changes taken so far are not in.
+    pub fn take(&mut self, root: &SyntaxNode, range: TextRange, text: &str) -> bool {
+        if !text.bytes().all(|b| b == b' ' || b == b'\t') || root.kind() != CONFIG_FILE {
+            return false;
+        }
+        let Some(body) = root.first_child().filter(|b| b.kind() == BODY) else {
+            return false;
+        };
+        let Some(NodeOrToken::Node(item)) = body.child_or_token_at_range(range) else {
+            return false;
+        };
+        let at = item.text_range();
+        if !matches!(item.kind(), ATTRIBUTE | BLOCK)
+            || range.start() <= at.start()
+            || range.end() >= at.end()
+        {
+            return false;
+        }
+        let index = item.index();
+        let again = self.changed.last().is_some_and(|(i, _)| *i == index);
+        if !again && self.changed.last().is_some_and(|(i, _)| *i < index) {
+            return false;
+        }
+        let green = match self.changed.last() {
+            Some((_, green)) if again => green.clone(),
+            _ => item.green().to_owned(),
+        };
+        let alone = SyntaxNode::new_root(green);
+        let local = range - at.start();
+        let Some(new) = whitespace_only(&alone, local, text) else {
+            return false;
+        };
+        if again {
+            self.changed.pop();
+        }
+        self.changed.push((index, new));
+        true
+    }
+
+    /// `root` with the changes taken put in (the body rebuilt once).
+    pub fn put_in(&mut self, root: SyntaxNode) -> SyntaxNode {
+        if self.changed.is_empty() {
+            return root;
+        }
+        let Some(body) = root.first_child().filter(|b| b.kind() == BODY) else {
+            unreachable!("changes are taken only in a file's body");
+        };
+        let mut changed = std::mem::take(&mut self.changed);
+        let children: Vec<NodeOrToken<GreenNode, GreenToken>> = body
+            .green()
+            .children()
+            .enumerate()
+            .map(|(i, child)| match changed.last() {
+                Some((at, _)) if *at == i => {
+                    let (_, new) = changed.pop().expect("looked at");
+                    NodeOrToken::Node(new)
+                }
+                _ => child.to_owned(),
+            })
+            .collect();
+        SyntaxNode::new_root(body.replace_with(GreenNode::new(BODY.into(), children)))
+    }
+}
+
 /// The text of `node` with `range` (in tree coordinates) replaced.
 fn spliced(node: &SyntaxNode, range: TextRange, text: &str) -> String {
     let old = node.to_string();
@@ -76,7 +157,11 @@ fn spliced(node: &SyntaxNode, range: TextRange, text: &str) -> String {
 
 /// Spaces and tabs inside a line: the whitespace token is rewritten,
 /// removed, or inserted where the parser would have put it.
-fn whitespace_only(root: &SyntaxNode, range: TextRange, text: &str) -> Option<GreenNode> {
+pub(crate) fn whitespace_only(
+    root: &SyntaxNode,
+    range: TextRange,
+    text: &str,
+) -> Option<GreenNode> {
     if !text.bytes().all(|b| b == b' ' || b == b'\t') {
         return None;
     }
@@ -330,6 +415,38 @@ mod tests {
         assert_eq!(check("a =1\n", 3, 3, " "), "a = 1\n");
         assert_eq!(check("x = [1,2]\n", 7, 7, " "), "x = [1, 2]\n");
         assert_eq!(check("a = 1# c\n", 5, 5, " "), "a = 1 # c\n");
+    }
+
+    #[test]
+    fn spaces_in_items_are_put_in_at_once() {
+        let text = "a   = 1\nb {\n  c  = [1,2]\n  d = 2\n}\nlonger = 3 # x\n";
+        let root = crate::parse(text).syntax();
+        // From the last to the first: several in one item, one at the
+        // edge of an item (not taken), one with a letter (not taken).
+        let changes = [(45, 46, "   "), (22, 22, " "), (15, 17, " "), (1, 4, " ")];
+        let mut spaces = ItemSpaces::default();
+        let mut one_by_one = root.clone();
+        for (from, to, new) in changes {
+            let range = TextRange::new(TextSize::from(from), TextSize::from(to));
+            assert!(spaces.take(&root, range, new), "{from}..{to}");
+            one_by_one = SyntaxNode::new_root(replace(&one_by_one, range, new).unwrap());
+        }
+        let edge = TextRange::new(TextSize::from(35), TextSize::from(35));
+        let mut fresh = ItemSpaces::default();
+        assert!(!fresh.take(&root, edge, " "), "at the start of an item");
+        let letter = TextRange::new(TextSize::from(45), TextSize::from(46));
+        assert!(!fresh.take(&root, letter, "x"));
+        // After a change taken, only changes before it.
+        let later = TextRange::new(TextSize::from(45), TextSize::from(46));
+        assert!(!spaces.take(&root, later, "  "));
+        let at_once = spaces.put_in(root);
+        assert_eq!(at_once.green(), one_by_one.green());
+        let out = at_once.to_string();
+        assert_eq!(
+            out,
+            "a = 1\nb {\n  c = [1, 2]\n  d = 2\n}\nlonger = 3   # x\n"
+        );
+        assert_eq!(*crate::parse(&out).green(), at_once.green().to_owned());
     }
 
     #[test]

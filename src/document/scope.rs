@@ -23,8 +23,10 @@ use super::Document;
 use super::address::{Address, Step};
 use super::edit_block::{core_start, unit_for_block};
 use super::error::EditError;
+#[cfg(test)]
+use super::group::AlignedLines;
 use super::group::{Beyond, beyond_end, beyond_start, is_plain_line};
-use super::layout::{Reach, line_indent};
+use super::layout::{GroupBeyond, Reach, line_indent};
 use super::resolve::matches_top;
 use super::tracker::Tracker;
 use super::tree::{GreenElement, StandIn, Tree};
@@ -66,33 +68,34 @@ pub(crate) struct Cuts {
     /// it.
     pub group_after: Option<Beyond>,
     /// A layout window reached a cut inside a group (allowed when the
-    /// group is not aligned, and only if the part has no comment).
+    /// group's lines beyond stay as they are, and only if the part has no
+    /// comment).
     pub into_group: bool,
 }
 
 impl Cuts {
-    /// Whether the `=` group goes on, not aligned, beyond the start and
-    /// the end of the part (see [`layout::relayout`]).
-    pub fn misaligned_beyond(&self) -> Reach {
-        Reach {
-            start: self.group_before.is_some_and(|b| b.misaligned),
-            end: self.group_after.is_some_and(|b| b.misaligned),
+    /// What lies beyond the start and the end of the part, for the
+    /// layout (see [`layout::relayout`](super::layout::relayout)).
+    pub fn group_beyond(&self) -> GroupBeyond {
+        GroupBeyond {
+            start: self.group_before,
+            end: self.group_after,
         }
     }
 
     /// Notes that a layout window reached the start or the end of the
-    /// part (`reach`), having taken the `=` group as not aligned there
-    /// or not (`forced`): allowed at a cut inside a group only in the
-    /// first case.
-    pub fn reached(&mut self, reach: Reach, forced: bool) {
-        for (reached, cut, group) in [
-            (reach.start, self.before, self.group_before),
-            (reach.end, self.after, self.group_after),
+    /// part (`reach`), and whether the group's lines beyond each side
+    /// stay as they are (`kept`): allowed at a cut inside a group only
+    /// then.
+    pub fn reached(&mut self, reach: Reach, kept: Reach) {
+        for (reached, cut, group, kept) in [
+            (reach.start, self.before, self.group_before, kept.start),
+            (reach.end, self.after, self.group_after, kept.end),
         ] {
             if !(reached && cut) {
                 continue;
             }
-            if group.is_some() && forced {
+            if group.is_some() && kept {
                 self.into_group = true;
             } else {
                 self.crossed = true;
@@ -856,7 +859,37 @@ mod tests {
             (from..to).map(|i| format!("a{i} = {i}{eol}")).collect()
         };
         let aligned: String = (0..24).map(|i| format!("a{i:<3}= {i}\n")).collect();
+        // Aligned at the column of a name `width` wide.
+        let aligned_run = |names: &[String], width: usize, eol: &str| -> String {
+            names
+                .iter()
+                .map(|n| {
+                    let pad = width + 1 - n.chars().count();
+                    format!("{n}{}= 1{eol}", " ".repeat(pad))
+                })
+                .collect()
+        };
+        let names = |prefix: &str, from: usize, to: usize| -> Vec<String> {
+            (from..to).map(|i| format!("{prefix}{i}")).collect()
+        };
+        let widest = "a_widest_name".to_string();
         vec![
+            // Aligned, the widest name in the middle of the group (once:
+            // removing or renaming it moves every `=`).
+            format!(
+                "{}{}{}",
+                aligned_run(&names("a", 0, 14), 13, "\n"),
+                aligned_run(std::slice::from_ref(&widest), 13, "\n"),
+                aligned_run(&names("a", 14, 28), 13, "\n")
+            ),
+            // Aligned: names of several clusters, CRLF, a block after.
+            format!(
+                "{}x {{\r\n}}\r\n",
+                aligned_run(&names("é́", 0, 26), 4, "\r\n")
+            ),
+            // Aligned wider than the widest name (not as the formatter
+            // aligns: every edit leaves the `=` where they are).
+            aligned_run(&names("a", 0, 26), 6, "\n"),
             // Not aligned: `a9 =` and `a10 =` (the only changes of column).
             run(0, 30, "\n"),
             // Not aligned only at the far end.
@@ -914,6 +947,46 @@ mod tests {
         let text = text.replace("a20 = 20\n", "a20 = 20 # c\n");
         let op: Op = Box::new(|d| d.set("a21", 7));
         assert!(!same_both_ways(&text, "edit next to a comment", &op));
+    }
+
+    #[test]
+    fn a_part_is_cut_inside_an_aligned_group() {
+        let text: String = (0..40).map(|i| format!("a{i:<3}= {i}\n")).collect();
+        let doc = Document::parse(&text).unwrap();
+        let at = bounds(&doc.tree, 20).unwrap();
+        let aligned = |b: Option<Beyond>| b.and_then(|b| b.aligned);
+        let lines = Some(AlignedLines {
+            widest: 3,
+            column: 4,
+        });
+        assert_eq!((aligned(at.before), aligned(at.after)), (lines, lines));
+        // The `=` stay where they are: edited on a part.
+        for op in [
+            Box::new(|d: &mut Document| d.set("a20", 7)) as Op,
+            Box::new(|d| d.remove("a21")),
+            Box::new(|d| d.set("zz", 7)),
+            Box::new(|d| d.rename("a22", "b")),
+            Box::new(|d| d.set("a23", Value::object([("k", 1)]))),
+        ] {
+            assert!(same_both_ways(&text, "edit in an aligned group", &op));
+        }
+        // A longer name moves every `=` of the group: the whole file.
+        let op: Op = Box::new(|d| d.rename("a22", "a_longer_name"));
+        assert!(!same_both_ways(&text, "a longer name", &op));
+        let op: Op = Box::new(|d| d.set("a_longer_name", 1));
+        assert!(!same_both_ways(&text, "a new longer name", &op));
+        // So does removing the one widest name.
+        let text: String = (0..40)
+            .map(|i| match i {
+                20 => "a20___ = 20\n".to_string(),
+                _ => format!("a{i:<6}= {i}\n"),
+            })
+            .collect();
+        assert_eq!(crate::format::format(&text), text);
+        let op: Op = Box::new(|d| d.remove("a20___"));
+        assert!(!same_both_ways(&text, "removing the widest", &op));
+        let op: Op = Box::new(|d| d.remove("a21"));
+        assert!(same_both_ways(&text, "removing another", &op));
     }
 
     #[test]

@@ -116,6 +116,43 @@ impl Tracker {
         self.len = self.len - (end - start) + text.len();
     }
 
+    /// Replaces several ranges: `reps` in order, not overlapping, each in
+    /// the coordinates of the current text (as if the others were not
+    /// made). Many replacements are made in one pass over the pieces,
+    /// where each of [`replace`](Self::replace) passes over the chunks.
+    pub fn replace_many(&mut self, reps: &[(TextRange, &str)]) {
+        debug_assert!(reps.windows(2).all(|w| w[0].0.end() <= w[1].0.start()));
+        if reps.len() <= FEW {
+            for (range, text) in reps.iter().rev() {
+                self.replace(*range, text);
+            }
+            return;
+        }
+        let old: Vec<Piece> = std::mem::take(&mut self.chunks)
+            .into_iter()
+            .flat_map(|c| c.pieces)
+            .collect();
+        let mut out = Vec::with_capacity(old.len() + 2 * reps.len());
+        let mut at = PieceCursor::default();
+        for (range, text) in reps {
+            at.copy(&old, usize::from(range.start()), Some(&mut out));
+            at.copy(&old, usize::from(range.end()), None);
+            if !text.is_empty() {
+                out.push(Piece::Inserted(text.to_string()));
+            }
+        }
+        at.copy(&old, self.len, Some(&mut out));
+        let pieces = merge(out);
+        self.len = pieces.iter().map(Piece::len).sum();
+        self.chunks = pieces
+            .chunks(CHUNK)
+            .map(|p| Chunk {
+                len: p.iter().map(Piece::len).sum(),
+                pieces: p.to_vec(),
+            })
+            .collect();
+    }
+
     /// The pieces in order.
     fn pieces(&self) -> impl Iterator<Item = &Piece> {
         self.chunks.iter().flat_map(|c| c.pieces.iter())
@@ -169,6 +206,40 @@ impl Tracker {
         }
         flush(orig_pos, self.original.len(), &mut pending, &mut edits);
         edits
+    }
+}
+
+/// Up to this many replacements are made one at a time by
+/// [`Tracker::replace_many`].
+const FEW: usize = 8;
+
+/// A position in a sequence of pieces, moving forward.
+#[derive(Default)]
+struct PieceCursor {
+    /// The piece it is in, and how far into it.
+    index: usize,
+    offset: usize,
+    /// Its position in the text.
+    pos: usize,
+}
+
+impl PieceCursor {
+    /// Moves to the text position `to`, copying what it passes into
+    /// `out`, if given.
+    fn copy(&mut self, pieces: &[Piece], to: usize, mut out: Option<&mut Vec<Piece>>) {
+        while self.pos < to {
+            let piece = &pieces[self.index];
+            let take = (piece.len() - self.offset).min(to - self.pos);
+            if let Some(out) = out.as_deref_mut() {
+                out.push(sub(piece, self.offset, self.offset + take));
+            }
+            self.pos += take;
+            self.offset += take;
+            if self.offset == piece.len() {
+                self.index += 1;
+                self.offset = 0;
+            }
+        }
     }
 }
 
@@ -331,6 +402,55 @@ mod tests {
         assert_eq!(t.len, model.len());
         assert!(t.chunks.len() > 1, "the pieces fill several chunks");
         assert_eq!(apply_edits(&original, &t.text_edits()).unwrap(), model);
+    }
+
+    #[test]
+    fn many_replacements_at_once_are_one_after_the_other() {
+        let original: String = (0..300).map(|i| format!("line {i}\n")).collect();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..200 {
+            // Some edits first, so that there are pieces of all kinds.
+            let mut one_by_one = Tracker::new(original.clone());
+            for k in 0..(round % 40) {
+                let len = one_by_one.len;
+                let start = (next() % (len as u64 + 1)) as usize;
+                let end = (start + (next() % 5) as usize).min(len);
+                one_by_one.replace(r(start as u32, end as u32), ["", "ab", "c\n"][k % 3]);
+            }
+            let mut at_once = one_by_one.clone();
+            // Sorted, not overlapping; empty ones and ones that touch.
+            let mut reps = Vec::new();
+            let mut pos = 0usize;
+            while reps.len() < (round % 30) {
+                pos += (next() % 40) as usize;
+                let end = pos + (next() % 6) as usize;
+                if end > one_by_one.len {
+                    break;
+                }
+                reps.push((
+                    r(pos as u32, end as u32),
+                    ["", " ", "xyz", "\n\n"][reps.len() % 4],
+                ));
+                pos = end;
+            }
+            for (range, text) in reps.iter().rev() {
+                one_by_one.replace(*range, text);
+            }
+            at_once.replace_many(&reps);
+            assert_eq!(at_once.render(), one_by_one.render(), "round {round}");
+            assert_eq!(at_once.len, one_by_one.len);
+            assert_eq!(
+                at_once.text_edits(),
+                one_by_one.text_edits(),
+                "round {round}"
+            );
+        }
     }
 
     #[test]
