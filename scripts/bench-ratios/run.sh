@@ -58,14 +58,17 @@ if [ -d "$goldens" ] && command -v terraform > /dev/null; then
   ours=$(median "$dir/ours")
   theirs=$(median "$dir/theirs")
   # /usr/bin/time prints hundredths; time ours more finely with date.
-  start=$(date +%s%N)
-  i=0
-  while [ "$i" -lt "$runs" ]; do
-    (cd "$dir/tree" && "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
-    i=$((i + 1))
-  done
-  end=$(date +%s%N)
-  ours_ms=$(awk -v s="$start" -v e="$end" -v n="$runs" 'BEGIN { printf "%.1f", (e - s) / n / 1e6 }')
+  mean_ms() { # FOLDER: mean milliseconds of `fmt -check` in it
+    start=$(date +%s%N)
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+      (cd "$1" && "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
+      i=$((i + 1))
+    done
+    end=$(date +%s%N)
+    awk -v s="$start" -v e="$end" -v n="$runs" 'BEGIN { printf "%.1f", (e - s) / n / 1e6 }'
+  }
+  ours_ms=$(mean_ms "$dir/tree")
   fmt=$(awk -v t="$theirs" -v o="$ours_ms" 'BEGIN { printf "%.0f", t * 1000 / o }')
   echo "fmt -check: hclwright ${ours_ms} ms (mean of $runs; /usr/bin/time median ${ours} s), terraform ${theirs} s (median of $runs)"
   # The part of that time no formatter avoids: starting the process,
@@ -73,14 +76,7 @@ if [ -d "$goldens" ] && command -v terraform > /dev/null; then
   # with every file emptied).
   cp -r "$dir/tree" "$dir/empty"
   find "$dir/empty" -type f -exec truncate -s 0 {} +
-  start=$(date +%s%N)
-  i=0
-  while [ "$i" -lt "$runs" ]; do
-    (cd "$dir/empty" && "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
-    i=$((i + 1))
-  done
-  end=$(date +%s%N)
-  floor_ms=$(awk -v s="$start" -v e="$end" -v n="$runs" 'BEGIN { printf "%.1f", (e - s) / n / 1e6 }')
+  floor_ms=$(mean_ms "$dir/empty")
   echo "fmt -check: of which ${floor_ms} ms on the same $(find "$dir/empty" -type f | wc -l) files emptied (process, folders, opening and reading)"
 elif [ -d "$goldens" ]; then
   echo "fmt -check: skipped, terraform is not on the PATH"
