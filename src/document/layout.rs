@@ -374,7 +374,9 @@ pub(crate) fn relayout(
     );
     let edits = crate::format::format_range_edits(&window.text, all);
     // The stand-in lines whose `=` the layout moves: every line they
-    // stand for would move too.
+    // stand for would move too. (The part's own line at that cut would
+    // move as well, which the part's check of its first and last lines
+    // also refuses; this says it where the reason is.)
     let mut moved = Reach::default();
     for edit in &edits {
         if window.cell_at(usize::from(edit.range.end())) == Some(Cell::Equals) {
@@ -582,6 +584,62 @@ mod tests {
             reindent(snippet, "\t", "\t"),
             "x = {\n\t\ta = <<EOT\n  keep\nEOT\n\t\tb = [\n\t\t\t1,\n\t\t]\n\n\t}"
         );
+    }
+
+    #[test]
+    fn a_stand_in_tells_whether_the_lines_beyond_move() {
+        use super::super::group::AlignedLines;
+        // The part's group goes on before it: lines whose widest name
+        // has one character, aligned at column 2 (`x = 0`).
+        let beyond = GroupBeyond {
+            start: Some(Beyond {
+                misaligned: false,
+                aligned: Some(AlignedLines {
+                    widest: 1,
+                    column: 2,
+                }),
+            }),
+            end: None,
+        };
+        let old = crate::parse("a = 1\nb = 2\n").syntax();
+        let touched = |len: u32| Touched {
+            old: r(6, 6),
+            new: r(6, 6 + len),
+            reindent: Vec::new(),
+            respace: true,
+        };
+        // A short name: nothing moves, beyond or here.
+        let new = crate::parse("a = 1\nc = 3\nb = 2\n").syntax();
+        let (edits, reach, kept) = relayout(&old, &new, touched(6), beyond);
+        assert!(edits.is_empty(), "{edits:?}");
+        assert!(reach.start && kept.start);
+        // A longer name moves every `=`, the ones beyond too.
+        let new = crate::parse("a = 1\nlonger = 3\nb = 2\n").syntax();
+        let (edits, reach, kept) = relayout(&old, &new, touched(11), beyond);
+        assert_eq!(edits.len(), 2);
+        assert!(reach.start && !kept.start);
+        // Lines beyond aligned wider than the longer name: it joins them.
+        let wide = GroupBeyond {
+            start: Some(Beyond {
+                misaligned: false,
+                aligned: Some(AlignedLines {
+                    widest: 8,
+                    column: 9,
+                }),
+            }),
+            end: None,
+        };
+        let old = crate::parse("a        = 1\nb        = 2\n").syntax();
+        let new = crate::parse("a        = 1\nlonger = 3\nb        = 2\n").syntax();
+        let touched = Touched {
+            old: r(13, 13),
+            new: r(13, 24),
+            reindent: Vec::new(),
+            respace: true,
+        };
+        let (edits, _, kept) = relayout(&old, &new, touched, wide);
+        assert_eq!(edits, [(r(19, 20), "   ".to_string())]);
+        assert!(kept.start);
     }
 
     #[test]
