@@ -178,24 +178,34 @@ impl Window {
         };
         let mut text = "{\n".repeat(depth);
         let open_len = text.len();
-        let mut body = String::new();
         for t in tokens_in(root, range) {
-            body.push_str(t.text());
+            text.push_str(t.text());
         }
-        let newline = if body.contains("\r\n") { "\r\n" } else { "\n" };
-        let stand_in = |side: Option<Beyond>, reached: bool| {
-            side.filter(|_| reached)
-                .and_then(|b| b.aligned)
-                .map(|lines| lines.stand_in(newline))
-        };
-        if let Some(line) = stand_in(beyond.start, reach.start) {
-            text.push_str(&line);
-        }
-        let prefix_len = text.len();
-        text.push_str(&body);
-        let body_end = text.len();
-        if let Some(line) = stand_in(beyond.end, reach.end) {
-            text.push_str(&line);
+        let mut prefix_len = open_len;
+        let mut body_end = text.len();
+        // Stand-ins only in a part cut inside a group (never in a whole
+        // file, whose windows may be long).
+        let aligned =
+            |side: Option<Beyond>, reached: bool| side.filter(|_| reached).and_then(|b| b.aligned);
+        let (before, after) = (
+            aligned(beyond.start, reach.start),
+            aligned(beyond.end, reach.end),
+        );
+        if before.is_some() || after.is_some() {
+            let newline = if text[open_len..].contains("\r\n") {
+                "\r\n"
+            } else {
+                "\n"
+            };
+            if let Some(lines) = after {
+                text.push_str(&lines.stand_in(newline));
+            }
+            if let Some(lines) = before {
+                let line = lines.stand_in(newline);
+                text.insert_str(open_len, &line);
+                prefix_len += line.len();
+                body_end += line.len();
+            }
         }
         Window {
             range,
@@ -569,6 +579,28 @@ mod tests {
         TextRange::new(a.into(), b.into())
     }
 
+    /// A line of `len` bytes inserted at `at`, laid out.
+    fn inserted(at: u32, len: u32) -> Touched {
+        Touched {
+            old: r(at, at),
+            new: r(at, at + len),
+            reindent: Vec::new(),
+            respace: true,
+        }
+    }
+
+    /// Lines of the group before the part, aligned at `column` with a
+    /// widest name `widest` wide.
+    fn aligned_before(widest: usize, column: usize) -> GroupBeyond {
+        GroupBeyond {
+            start: Some(Beyond {
+                misaligned: false,
+                aligned: Some(super::super::group::AlignedLines { widest, column }),
+            }),
+            end: None,
+        }
+    }
+
     #[test]
     fn lines_and_indents() {
         let root = crate::parse("a {\n    b = 1\n}\n").syntax();
@@ -588,56 +620,24 @@ mod tests {
 
     #[test]
     fn a_stand_in_tells_whether_the_lines_beyond_move() {
-        use super::super::group::AlignedLines;
         // The part's group goes on before it: lines whose widest name
         // has one character, aligned at column 2 (`x = 0`).
-        let beyond = GroupBeyond {
-            start: Some(Beyond {
-                misaligned: false,
-                aligned: Some(AlignedLines {
-                    widest: 1,
-                    column: 2,
-                }),
-            }),
-            end: None,
-        };
+        let beyond = aligned_before(1, 2);
         let old = crate::parse("a = 1\nb = 2\n").syntax();
-        let touched = |len: u32| Touched {
-            old: r(6, 6),
-            new: r(6, 6 + len),
-            reindent: Vec::new(),
-            respace: true,
-        };
         // A short name: nothing moves, beyond or here.
         let new = crate::parse("a = 1\nc = 3\nb = 2\n").syntax();
-        let (edits, reach, kept) = relayout(&old, &new, touched(6), beyond);
+        let (edits, reach, kept) = relayout(&old, &new, inserted(6, 6), beyond);
         assert!(edits.is_empty(), "{edits:?}");
         assert!(reach.start && kept.start);
         // A longer name moves every `=`, the ones beyond too.
         let new = crate::parse("a = 1\nlonger = 3\nb = 2\n").syntax();
-        let (edits, reach, kept) = relayout(&old, &new, touched(11), beyond);
+        let (edits, reach, kept) = relayout(&old, &new, inserted(6, 11), beyond);
         assert_eq!(edits.len(), 2);
         assert!(reach.start && !kept.start);
         // Lines beyond aligned wider than the longer name: it joins them.
-        let wide = GroupBeyond {
-            start: Some(Beyond {
-                misaligned: false,
-                aligned: Some(AlignedLines {
-                    widest: 8,
-                    column: 9,
-                }),
-            }),
-            end: None,
-        };
         let old = crate::parse("a        = 1\nb        = 2\n").syntax();
         let new = crate::parse("a        = 1\nlonger = 3\nb        = 2\n").syntax();
-        let touched = Touched {
-            old: r(13, 13),
-            new: r(13, 24),
-            reindent: Vec::new(),
-            respace: true,
-        };
-        let (edits, _, kept) = relayout(&old, &new, touched, wide);
+        let (edits, _, kept) = relayout(&old, &new, inserted(13, 11), aligned_before(8, 9));
         assert_eq!(edits, [(r(19, 20), "   ".to_string())]);
         assert!(kept.start);
     }
@@ -647,13 +647,7 @@ mod tests {
         // Aligned before: the new, longer line realigns its neighbours.
         let old = crate::parse("a = 1\nb = 2\n").syntax();
         let new = crate::parse("a = 1\nlonger = 3\nb = 2\n").syntax();
-        let touched = Touched {
-            old: r(6, 6),
-            new: r(6, 17),
-            reindent: Vec::new(),
-            respace: true,
-        };
-        let (edits, reach, _) = relayout(&old, &new, touched, GroupBeyond::default());
+        let (edits, reach, _) = relayout(&old, &new, inserted(6, 11), GroupBeyond::default());
         assert_eq!(edits.len(), 2);
         assert_eq!(
             reach,
@@ -665,16 +659,7 @@ mod tests {
         // Not aligned before: nothing else moves.
         let old = crate::parse("a  = 1\nb = 2\n").syntax();
         let new = crate::parse("a  = 1\nlonger = 3\nb = 2\n").syntax();
-        let touched = Touched {
-            old: r(7, 7),
-            new: r(7, 18),
-            reindent: Vec::new(),
-            respace: true,
-        };
-        assert!(
-            relayout(&old, &new, touched, GroupBeyond::default())
-                .0
-                .is_empty()
-        );
+        let (edits, _, _) = relayout(&old, &new, inserted(7, 11), GroupBeyond::default());
+        assert!(edits.is_empty());
     }
 }
