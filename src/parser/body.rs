@@ -29,7 +29,7 @@ pub(super) fn file<const B: bool>(p: &mut Parser<'_, B>) {
 fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
     let saved = p.nl_significant;
     p.set_newlines(true);
-    let mut seen = SeenNames::default();
+    let mut seen = SeenNames::new(&p.seen);
     loop {
         if !at_line_start(p) {
             place_same_line_trivia(p);
@@ -50,7 +50,7 @@ fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
             Some(R_BRACE) if in_block => break,
             Some(IDENT) => {
                 if let Some((name, range)) = item(p, in_block)
-                    && let Some(first_range) = seen.insert(p.text, name, range)
+                    && let Some(first_range) = seen.insert(&mut p.seen, p.text, name, range)
                 {
                     let (line, col) = p.line_col(first_range.start());
                     p.error_always(
@@ -83,39 +83,59 @@ fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
             }
         }
     }
+    seen.end(&mut p.seen);
     p.set_newlines(saved);
 }
 
 /// The attribute names set so far in one body, to report redefinitions.
-/// Most bodies set a handful, which are compared one by one (by hash
-/// first); a long body moves them to a hash table of their ranges in the
-/// text (a million names take about 19 MB, against 52 MB for a map of
-/// string slices to ranges).
-#[derive(Default)]
-struct SeenNames<'t> {
-    few: Vec<(u64, &'t str, TextRange)>,
+/// Most bodies set a handful: they are compared one by one (by hash
+/// first) on a stack that nested bodies share (a body's names sit above
+/// its parent's while it is parsed, and are popped when it ends), so a
+/// body allocates nothing. A long body moves its names to a hash table
+/// of their ranges in the text (a million names take about 19 MB,
+/// against 52 MB for a map of string slices to ranges).
+struct SeenNames {
+    /// Where this body's names start on the shared stack.
+    base: usize,
     many: hashbrown::HashTable<TextRange>,
 }
 
-impl<'t> SeenNames<'t> {
+/// A name on the stack of [`SeenNames`]: its hash and its range.
+pub(super) type Seen = (u64, TextRange);
+
+impl SeenNames {
     /// How many names are compared one by one before the hash table.
     const FEW: usize = 16;
 
+    /// A body's names, above those of the bodies around it on `stack`.
+    fn new(stack: &[Seen]) -> SeenNames {
+        SeenNames {
+            base: stack.len(),
+            many: hashbrown::HashTable::new(),
+        }
+    }
+
     /// Records `name`, found at `range` of `text`, or returns where it
     /// was set first.
-    fn insert(&mut self, text: &'t str, name: &'t str, range: TextRange) -> Option<TextRange> {
+    fn insert(
+        &mut self,
+        stack: &mut Vec<Seen>,
+        text: &str,
+        name: &str,
+        range: TextRange,
+    ) -> Option<TextRange> {
         debug_assert_eq!(&text[range], name);
         let hash = hash_of(name);
         if self.many.is_empty() {
-            if let Some(&(_, _, first)) = self.few.iter().find(|&&(h, n, _)| h == hash && n == name)
-            {
+            let mine = &stack[self.base..];
+            if let Some(&(_, first)) = mine.iter().find(|&&(h, r)| h == hash && &text[r] == name) {
                 return Some(first);
             }
-            if self.few.len() < Self::FEW {
-                self.few.push((hash, name, range));
+            if mine.len() < Self::FEW {
+                stack.push((hash, range));
                 return None;
             }
-            for (h, _, r) in self.few.drain(..) {
+            for (h, r) in stack.drain(self.base..) {
                 self.many.insert_unique(h, r, |r| hash_of(&text[*r]));
             }
         }
@@ -129,6 +149,11 @@ impl<'t> SeenNames<'t> {
                 None
             }
         }
+    }
+
+    /// Pops this body's names off the stack.
+    fn end(self, stack: &mut Vec<Seen>) {
+        stack.truncate(self.base);
     }
 }
 

@@ -203,6 +203,7 @@ fn parse_tokens_with<const B: bool>(
         top,
         head_end: 0,
         value_range: (0, 0),
+        seen: Vec::new(),
     };
     for e in &lexed.errors {
         p.errors.push(SyntaxError::new(
@@ -267,6 +268,9 @@ pub(crate) struct Parser<'t, const B: bool> {
     /// Where the value of the last top-level attribute starts and ends
     /// (noted only with `top`).
     value_range: (u32, u32),
+    /// The attribute names of the bodies being parsed, innermost last
+    /// (see `body::SeenNames`).
+    seen: Vec<body::Seen>,
 }
 
 impl<'t, const B: bool> Parser<'t, B> {
