@@ -196,6 +196,7 @@ fn parse_tokens_with<const B: bool>(
         depth: 0,
         deepest: 0,
         next: 0,
+        next_start: 0,
         last_sig_end: 0,
         lex_error_starts: lexed.errors.iter().map(|e| e.offset).collect(),
         last_error_start: None,
@@ -211,7 +212,7 @@ fn parse_tokens_with<const B: bool>(
             e.message.clone(),
         ));
     }
-    p.next = p.nth_index_from(0, 0);
+    p.find_next();
     match entry {
         Entry::File => body::file(&mut p),
         Entry::Expr => expr::expr_root(&mut p),
@@ -249,6 +250,10 @@ pub(crate) struct Parser<'t, const B: bool> {
     /// `tokens.len()`), kept up to date as `pos` and `nl_significant`
     /// change.
     next: usize,
+    /// Start offset of the token at `next` (the end of the text at the
+    /// end), kept with it: the current token's text is the one most asked
+    /// for.
+    next_start: u32,
     /// End offset of the last significant (non-trivia, non-newline) token
     /// placed, to report a missing closer where it belongs.
     last_sig_end: u32,
@@ -286,6 +291,14 @@ impl<'t, const B: bool> Parser<'t, B> {
     #[inline]
     fn nth_index(&self, n: usize) -> usize {
         debug_assert_eq!(self.next, self.nth_index_from(self.pos, 0));
+        debug_assert_eq!(
+            self.next_start,
+            self.offset
+                + self.tokens[self.pos..self.next]
+                    .iter()
+                    .map(|t| t.len)
+                    .sum::<u32>()
+        );
         if n == 0 {
             self.next
         } else {
@@ -330,7 +343,9 @@ impl<'t, const B: bool> Parser<'t, B> {
     /// and look-behind rarely go more than a few tokens away.
     #[inline]
     fn start_of(&self, i: usize) -> u32 {
-        if i >= self.pos {
+        if i == self.next {
+            self.next_start
+        } else if i >= self.pos {
             let skipped: u32 = self.tokens[self.pos..i].iter().map(|t| t.len).sum();
             self.offset + skipped
         } else {
@@ -389,7 +404,7 @@ impl<'t, const B: bool> Parser<'t, B> {
         self.pos += 1;
         self.offset = end;
         if i == self.next {
-            self.next = self.nth_index_from(self.pos, 0);
+            self.find_next();
         }
         if !matches!(kind, WHITESPACE | COMMENT | NEWLINE) {
             self.last_sig_end = end;
@@ -402,7 +417,7 @@ impl<'t, const B: bool> Parser<'t, B> {
         let next = self.nth_index(0);
         if !B {
             // Trivia has nothing else to record.
-            self.offset = self.start_of(next);
+            self.offset = self.next_start;
             self.pos = next;
             return;
         }
@@ -642,8 +657,21 @@ impl<'t, const B: bool> Parser<'t, B> {
     fn set_newlines(&mut self, significant: bool) {
         if self.nl_significant != significant {
             self.nl_significant = significant;
-            self.next = self.nth_index_from(self.pos, 0);
+            self.find_next();
         }
+    }
+
+    /// Finds the next significant token at or after `pos`, and its start.
+    #[inline]
+    fn find_next(&mut self) {
+        let mut i = self.pos;
+        let mut start = self.offset;
+        while i < self.tokens.len() && self.is_skipped(self.tokens[i].kind) {
+            start += self.tokens[i].len;
+            i += 1;
+        }
+        self.next = i;
+        self.next_start = start;
     }
 
     /// Places all remaining tokens (at the end of an entry point).
