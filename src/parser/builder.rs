@@ -191,37 +191,50 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         if !B {
             return;
         }
-        let (start, end) = (start as usize, end as usize);
-        let len = end - start;
-        let bytes = || &self.text.as_bytes()[start..end];
-        let token = if len <= 3 && fixed_text(kind) {
-            match &self.fixed.by_kind[kind as usize * 4 + len] {
-                Some(token) => token.clone(),
-                None => self.first_use(kind, start, end),
-            }
-        } else if kind == WHITESPACE && len <= MAX_SPACES && all_spaces(bytes()) {
-            match &self.fixed.spaces[len] {
-                Some(token) => token.clone(),
-                None => self.first_use(kind, start, end),
-            }
-        } else if kind == IDENT && len <= identifiers::MAX_LEN {
-            // Identifiers repeat (about three uses each in a file, more
-            // across files); string literals, numbers and comments mostly
-            // do not, and are not worth a lookup.
-            let text = self.text;
-            self.fixed
-                .identifiers
-                .get_or_insert(bytes(), || new_token(kind, &text[start..end]))
+        let len = (end - start) as usize;
+        // Inlined: a token of fixed text already made (most tokens).
+        let made = if len <= 3 && fixed_text(kind) {
+            self.fixed.by_kind[kind as usize * 4 + len].as_ref()
+        } else if kind == WHITESPACE && len <= MAX_SPACES {
+            self.fixed.spaces[len]
+                .as_ref()
+                .filter(|_| all_spaces(&self.text.as_bytes()[start as usize..end as usize]))
         } else {
-            new_token(kind, &self.text[start..end])
+            None
+        };
+        let token = match made {
+            Some(token) => token.clone(),
+            None => self.other_token(kind, start as usize, end as usize),
         };
         self.children.push(NodeOrToken::Token(token));
+    }
+
+    /// Any other token: an identifier (from the table), a token of fixed
+    /// text met for the first time, or a token of its own (string
+    /// literals, numbers and comments mostly do not recur).
+    #[inline(never)]
+    fn other_token(&mut self, kind: SyntaxKind, start: usize, end: usize) -> GreenToken {
+        let len = end - start;
+        let text = self.text;
+        let bytes = &text.as_bytes()[start..end];
+        if kind == IDENT && len <= identifiers::MAX_LEN {
+            // Identifiers repeat: about three uses each in a file, more
+            // across files.
+            self.fixed
+                .identifiers
+                .get_or_insert(bytes, || new_token(kind, &text[start..end]))
+        } else if (len <= 3 && fixed_text(kind))
+            || (kind == WHITESPACE && len <= MAX_SPACES && all_spaces(bytes))
+        {
+            self.first_use(kind, start, end)
+        } else {
+            new_token(kind, &text[start..end])
+        }
     }
 
     /// The token of fixed text for `kind` at `start..end`, made and kept
     /// for the next uses.
     #[cold]
-    #[inline(never)]
     fn first_use(&mut self, kind: SyntaxKind, start: usize, end: usize) -> GreenToken {
         let len = end - start;
         let slot = if kind == WHITESPACE {
