@@ -18,7 +18,43 @@ use super::is_plain;
 use crate::lexer::Token;
 use crate::syntax_kind::SyntaxKind::*;
 
+/// What [`may_normalize`] does with a token of each kind, by kind.
+const CLASS: [Class; 256] = {
+    let mut class = [Class::Other; 256];
+    class[WHITESPACE as usize] = Class::Trivia;
+    // A byte order mark or a comment does not start the line's content
+    // (`/* c */ module foo {`).
+    class[BOM as usize] = Class::Trivia;
+    class[COMMENT as usize] = Class::Trivia;
+    class[NEWLINE as usize] = Class::Newline;
+    class[IDENT as usize] = Class::Name;
+    class[INTERP_START as usize] = Class::Sequence;
+    class[DIRECTIVE_START as usize] = Class::Sequence;
+    class[TEMPLATE_SEQ_END as usize] = Class::Sequence;
+    class
+};
+
+/// Token kinds as [`may_normalize`] sees them; the last two may start a
+/// pattern.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    /// Ends the start of a line.
+    Other,
+    /// Keeps the start of a line.
+    Trivia,
+    /// Starts a line.
+    Newline,
+    /// An identifier.
+    Name,
+    /// `${`, `%{` or the `}` that ends one.
+    Sequence,
+}
+
 /// True unless the text certainly needs none of the normalizations.
+///
+/// One pass over the tokens with a table of kinds and one test for most
+/// tokens (a `match` on the kind of every token cost an indirect jump each,
+/// mostly mispredicted).
 pub(crate) fn may_normalize(text: &str, toks: &[Token]) -> bool {
     let mut line_start = true;
     let mut offset = 0usize;
@@ -27,46 +63,57 @@ pub(crate) fn may_normalize(text: &str, toks: &[Token]) -> bool {
     // scanned again for each level.
     let mut sequences: Vec<bool> = Vec::new();
     for (i, tok) in toks.iter().enumerate() {
-        let start = offset;
         offset += tok.len as usize;
-        match tok.kind {
-            INTERP_START | DIRECTIVE_START => {
-                sequences.push(tok.kind == INTERP_START && i > 0 && toks[i - 1].kind == OPEN_QUOTE)
-            }
-            // An interpolation-only template: the `}` of a `${` opened
-            // right after `"` closes the string.
-            TEMPLATE_SEQ_END => {
-                let after_quote = sequences.pop() == Some(true);
-                if after_quote && toks.get(i + 1).is_none_or(|t| t.kind == CLOSE_QUOTE) {
-                    return true;
-                }
-            }
-            IDENT => {
-                // What follows is looked at only for the two patterns
-                // that start with an identifier.
-                let is_type = &text[start..offset] == "type";
-                if line_start || is_type {
-                    let after = Cursor::new(text, toks, i + 1, offset).skip_trivia();
-                    if line_start && has_label_to_normalize(after) {
-                        return true;
-                    }
-                    if is_type && has_type_to_normalize(after) {
-                        return true;
-                    }
-                }
-            }
-            _ => {}
+        let class = CLASS[tok.kind as usize];
+        // An identifier matters at the start of a line, or as `type`.
+        let may_start =
+            class == Class::Sequence || (class == Class::Name && (line_start || tok.len == 4));
+        if may_start && starts_pattern(text, toks, i, offset, line_start, &mut sequences) {
+            return true;
         }
-        match tok.kind {
-            NEWLINE => line_start = true,
-            // A byte order mark or a comment does not start the line's
-            // content (`/* c */ module foo {`).
-            WHITESPACE | BOM | COMMENT => {}
-            _ => line_start = false,
-        }
+        line_start = (line_start && class == Class::Trivia) || class == Class::Newline;
     }
     // An unterminated `"${` may still be meant as one.
     sequences.contains(&true)
+}
+
+/// At the identifier or template sequence token `toks[i]`, which ends at
+/// `end`: does a pattern start here? Out of line, so that the loop over
+/// the tokens keeps its few values in registers.
+#[inline(never)]
+fn starts_pattern(
+    text: &str,
+    toks: &[Token],
+    i: usize,
+    end: usize,
+    line_start: bool,
+    sequences: &mut Vec<bool>,
+) -> bool {
+    let tok = toks[i];
+    if tok.kind == IDENT {
+        // What follows is looked at only for the two patterns that start
+        // with an identifier.
+        let is_type = tok.len == 4 && &text.as_bytes()[end - 4..end] == b"type";
+        if line_start || is_type {
+            let after = Cursor::new(text, toks, i + 1, end).skip_trivia();
+            if line_start && has_label_to_normalize(after) {
+                return true;
+            }
+            if is_type && has_type_to_normalize(after) {
+                return true;
+            }
+        }
+    } else if tok.kind == TEMPLATE_SEQ_END {
+        // An interpolation-only template: the `}` of a `${` opened right
+        // after `"` closes the string.
+        let after_quote = sequences.pop() == Some(true);
+        if after_quote && toks.get(i + 1).is_none_or(|t| t.kind == CLOSE_QUOTE) {
+            return true;
+        }
+    } else {
+        sequences.push(tok.kind == INTERP_START && i > 0 && toks[i - 1].kind == OPEN_QUOTE);
+    }
+    false
 }
 
 /// After `type`: `= list`, `= map`, `= set` (not called) or `= "string"`,
