@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The three ratios of the speed and memory targets, measured in one run on
 # this machine, with the CPU they come from:
 #
@@ -6,8 +6,11 @@
 #      from the `compare/` crate (median of its alternating rounds);
 #   2. `hclwright fmt -check -recursive -list=false .` against `terraform
 #      fmt -check -recursive -list=false .` as whole processes on a copy of
-#      the terraform goldens (target: at least 100x), medians of RUNS runs
-#      each, alternating the two tools;
+#      the terraform goldens (target: at least 100x): the two tools run
+#      one after the other RUNS times, each run timed on its own (bash's
+#      EPOCHREALTIME, microseconds, no process started to read the clock),
+#      and the ratio is that of the medians, so that a burst of load on a
+#      shared machine moves one run, not the result;
 #   3. peak resident memory of `check`, `fmt -check`, `fmt` (writing its
 #      result) and `set` on the corpus's `.tf` files concatenated three
 #      times over (about 9.4 MB), as a multiple of the input's size
@@ -43,41 +46,51 @@ fi
 fmt=
 if [ -d "$goldens" ] && command -v terraform > /dev/null; then
   cp -r "$goldens" "$dir/tree"
+  # Milliseconds since the epoch, from bash's clock (no process started).
+  now_ms() { local t=${EPOCHREALTIME/[,.]/}; echo "$((t / 1000)).$(printf '%03d' $((t % 1000)))"; }
+  # Runs `fmt -check` of TOOL (ours|theirs) in the current folder and
+  # appends its wall time in milliseconds to FILE.
+  timed() { # TOOL FILE
+    local start end
+    start=$(now_ms)
+    if [ "$1" = ours ]; then
+      "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true
+    else
+      TF_CLI_CONFIG_FILE=/dev/null terraform fmt -check -recursive -list=false . > /dev/null 2>&1 || true
+    fi
+    end=$(now_ms)
+    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", e - s }' >> "$2"
+  }
+  median() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] }'; }
   # One warm-up each, then alternating runs; wall clock of whole processes.
-  (cd "$dir/tree" && "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
-  (cd "$dir/tree" && TF_CLI_CONFIG_FILE=/dev/null terraform fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
-  i=0
   : > "$dir/ours"
   : > "$dir/theirs"
-  while [ "$i" -lt "$runs" ]; do
-    (cd "$dir/tree" && /usr/bin/time -f '%e' -a -o "$dir/ours" "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
-    (cd "$dir/tree" && TF_CLI_CONFIG_FILE=/dev/null /usr/bin/time -f '%e' -a -o "$dir/theirs" terraform fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
-    i=$((i + 1))
-  done
-  median() { grep -E '^[0-9.]+$' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-  ours=$(median "$dir/ours")
-  theirs=$(median "$dir/theirs")
-  # /usr/bin/time prints hundredths; time ours more finely with date.
-  mean_ms() { # FOLDER: mean milliseconds of `fmt -check` in it
-    start=$(date +%s%N)
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-      (cd "$1" && "$bin" fmt -check -recursive -list=false . > /dev/null 2>&1 || true)
-      i=$((i + 1))
+  (
+    cd "$dir/tree"
+    timed ours /dev/null
+    timed theirs /dev/null
+    for _ in $(seq "$runs"); do
+      timed ours "$dir/ours"
+      timed theirs "$dir/theirs"
     done
-    end=$(date +%s%N)
-    awk -v s="$start" -v e="$end" -v n="$runs" 'BEGIN { printf "%.1f", (e - s) / n / 1e6 }'
-  }
-  ours_ms=$(mean_ms "$dir/tree")
-  fmt=$(awk -v t="$theirs" -v o="$ours_ms" 'BEGIN { printf "%.0f", t * 1000 / o }')
-  echo "fmt -check: hclwright ${ours_ms} ms (mean of $runs; /usr/bin/time median ${ours} s), terraform ${theirs} s (median of $runs)"
+  )
+  ours_ms=$(median "$dir/ours")
+  theirs_ms=$(median "$dir/theirs")
+  fmt=$(awk -v t="$theirs_ms" -v o="$ours_ms" 'BEGIN { printf "%.0f", t / o }')
+  echo "fmt -check: hclwright ${ours_ms} ms, terraform ${theirs_ms} ms (medians of $runs runs side by side; hclwright $(sort -n "$dir/ours" | head -n 1 | cut -d. -f1)-$(sort -n "$dir/ours" | tail -n 1 | cut -d. -f1) ms)"
   # The part of that time no formatter avoids: starting the process,
   # listing the folders, opening and reading the files (the same tree
   # with every file emptied).
   cp -r "$dir/tree" "$dir/empty"
   find "$dir/empty" -type f -exec truncate -s 0 {} +
-  floor_ms=$(mean_ms "$dir/empty")
-  echo "fmt -check: of which ${floor_ms} ms on the same $(find "$dir/empty" -type f | wc -l) files emptied (process, folders, opening and reading)"
+  : > "$dir/floor"
+  (
+    cd "$dir/empty"
+    for _ in $(seq "$runs"); do
+      timed ours "$dir/floor"
+    done
+  )
+  echo "fmt -check: of which $(median "$dir/floor") ms (median) on the same $(find "$dir/empty" -type f | wc -l) files emptied (process, folders, opening and reading)"
 elif [ -d "$goldens" ]; then
   echo "fmt -check: skipped, terraform is not on the PATH"
 fi
