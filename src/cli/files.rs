@@ -47,6 +47,11 @@ pub fn is_json_file_name(name: &str) -> bool {
     name.ends_with(".json")
 }
 
+/// [`is_json_file_name`] of a path, without making a string of it.
+pub fn is_json_path(path: &Path) -> bool {
+    path.as_os_str().as_encoded_bytes().ends_with(b".json")
+}
+
 /// Expands paths: `-` is stdin, files are taken as given, directories are
 /// walked (recursively when `recursive`) for HCL files, skipping hidden
 /// folders (`.terraform` among them) and symbolic links to directories.

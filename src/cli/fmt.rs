@@ -310,7 +310,7 @@ fn process(source: &Source, plan: &Plan) -> Outcome {
     }
     // The JSON syntax is not laid out by fmt (as terraform fmt refuses it).
     if let Input::File(path) = input
-        && super::files::is_json_file_name(&path.to_string_lossy())
+        && super::files::is_json_path(path)
     {
         return Outcome {
             name: input.display_name(),
@@ -334,13 +334,9 @@ fn process(source: &Source, plan: &Plan) -> Outcome {
 /// [`process`] once the input is read; `stand_ins` turns text back into
 /// the bytes of the source.
 fn process_text(input: &Input, text: &str, stand_ins: StandIns, plan: &Plan) -> Outcome {
-    let name = match input {
+    let shown_name = || match input {
         Input::Stdin => plan.stdin.shown.clone(),
         Input::File(p) => shown_path(p),
-    };
-    let mut outcome = Outcome {
-        name: name.clone(),
-        ..Outcome::default()
     };
     let profile = profile_for(input, plan.profile, plan.stdin.terraform);
     let options = FormatOptions::with_profile(profile);
@@ -353,12 +349,28 @@ fn process_text(input: &Input, text: &str, stand_ins: StandIns, plan: &Plan) -> 
     if verdict_only {
         // Only whether the file would change matters: the formatted text
         // is not written out.
+        // The name is made only for a file that is listed or has errors
+        // (most files of a recursive check are neither).
+        let mut outcome = Outcome::default();
         match hclwright::format::is_formatted(text, &options.refusing_syntax_errors()) {
-            Ok(formatted) => outcome.changed = !formatted,
-            Err(e) => outcome.errors = stand_ins.shown(&e.render(&name, text)).into_owned(),
+            Ok(formatted) => {
+                outcome.changed = !formatted;
+                if outcome.changed {
+                    outcome.name = shown_name();
+                }
+            }
+            Err(e) => {
+                outcome.name = shown_name();
+                outcome.errors = stand_ins.shown(&e.render(&outcome.name, text)).into_owned();
+            }
         }
         return outcome;
     }
+    let name = shown_name();
+    let mut outcome = Outcome {
+        name: name.clone(),
+        ..Outcome::default()
+    };
     let checked = if plan.expr {
         hclwright::format::format_expr(text).map_err(|e| e.render(&name, text))
     } else if plan.lenient {
@@ -448,13 +460,10 @@ fn profile_for(input: &Input, arg: ProfileArg, stdin_terraform: bool) -> Profile
 /// True for the files `terraform fmt` handles: .tf, .tfvars, .tftest.hcl,
 /// .tfmock.hcl.
 fn is_terraform_file(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
+    let name = path.file_name().map_or(&[][..], |n| n.as_encoded_bytes());
     [".tf", ".tfvars", ".tftest.hcl", ".tfmock.hcl"]
         .iter()
-        .any(|ext| name.ends_with(ext))
+        .any(|ext| name.ends_with(ext.as_bytes()))
 }
 
 /// A path as shown to the user: without leading `./` components.

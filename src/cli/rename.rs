@@ -259,7 +259,7 @@ fn prefix_plan(
     for (i, file) in files {
         let renamed = match early[*i].take() {
             Some(renamed) => renamed,
-            None if is_json_file_name(&file.path.to_string_lossy()) => {
+            None if super::files::is_json_path(&file.path) => {
                 hclwright::json::rename(&hclwright::json::parse(&file.text), rename)
             }
             None => rename.apply_text(&file.text),
