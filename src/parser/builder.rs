@@ -226,6 +226,9 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         } else if (len <= 3 && fixed_text(kind))
             || (kind == WHITESPACE && len <= MAX_SPACES && all_spaces(bytes))
         {
+            // The inlined test again, here only when its slot was empty:
+            // handing a slot reference down instead was measured at 3%
+            // more instructions per parse.
             self.first_use(kind, start, end)
         } else {
             new_token(kind, &text[start..end])

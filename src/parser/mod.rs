@@ -339,8 +339,9 @@ impl<'t, const B: bool> Parser<'t, B> {
     }
 
     /// Start offset of the raw token at index `i` (or the end of the
-    /// text for `tokens.len()`), counted from the token at `pos`: lookahead
-    /// and look-behind rarely go more than a few tokens away.
+    /// text for `tokens.len()`): kept for the next significant token,
+    /// otherwise counted from the token at `pos` (lookahead and
+    /// look-behind rarely go more than a few tokens away).
     #[inline]
     fn start_of(&self, i: usize) -> u32 {
         if i == self.next {
@@ -661,7 +662,9 @@ impl<'t, const B: bool> Parser<'t, B> {
         }
     }
 
-    /// Finds the next significant token at or after `pos`, and its start.
+    /// Finds the next significant token at or after `pos`, and its start
+    /// ([`nth_index_from`](Self::nth_index_from) for the first one,
+    /// summing the lengths on the way).
     #[inline]
     fn find_next(&mut self) {
         let mut i = self.pos;
