@@ -10,6 +10,7 @@ mod edit_json;
 mod eval;
 mod files;
 mod fmt;
+mod generate;
 mod json;
 mod lsp;
 mod pipeline;
@@ -77,6 +78,12 @@ enum Command {
     /// Run the language server on standard input and output (diagnostics
     /// and formatting for editors).
     Lsp(lsp::LspArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell,
+    /// elvish) to standard output.
+    Completions(generate::CompletionsArgs),
+    /// Print the manual page (roff) to standard output: `hclwright man |
+    /// man -l -`.
+    Man(generate::ManArgs),
 }
 
 /// The exit code for bad usage of the subcommand named in `args`: 1 (as
@@ -137,5 +144,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Command::Eval(args) => eval::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Completions(args) => generate::completions(args),
+        Command::Man(args) => generate::man(args),
     }
 }
