@@ -65,6 +65,11 @@ use parser::Entry;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+/// The Rust examples of docs/guide.md, run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/guide.md")]
+pub struct GuideDoctests;
+
 /// Parses a configuration file (a body of attributes and blocks).
 pub fn parse(text: &str) -> Parse {
     Parse::new(text, Entry::File)
