@@ -39,8 +39,9 @@ if [ -d "$corpus" ]; then
   cargo build --quiet --release --manifest-path "$here/compare/Cargo.toml"
   "$here/compare/target/release/hclwright-compare" "$corpus" > "$dir/compare.txt"
   # "… median of the rounds' ratios 3.01x (range …"
-  parse=$(sed -n "s/.*median of the rounds' ratios \([0-9.]*\)x.*/\1/p" "$dir/compare.txt")
-  echo "parse: $(tail -n 1 "$dir/compare.txt")"
+  # The first verdict is the user's path (parse and drop, system allocator).
+  parse=$(sed -n "s/.*median of the rounds' ratios \([0-9.]*\)x.*/\1/p" "$dir/compare.txt" | head -n 1)
+  echo "parse (parse and drop, system allocator): $(grep -m 1 'median of the rounds' "$dir/compare.txt")"
 fi
 
 fmt=

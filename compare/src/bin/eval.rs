@@ -22,6 +22,9 @@
 //! expression it evaluates (calls included). Before timing, it checks that
 //! the lowered form gives the same value and diagnostics as the tree.
 //!
+//! Allocation is the system allocator's, as in a library user's program;
+//! `--features mimalloc` measures with mimalloc instead.
+//!
 //! hclwright's target is three times hcl-rs's rate.
 
 use hcl::eval::Evaluate;
@@ -38,6 +41,7 @@ mod rounds;
 #[expect(dead_code, reason = "rounds are timed here, not with best_of")]
 mod corpus;
 
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -17,6 +17,9 @@
 //!
 //! The target: hclwright within 2x of `serde_json` (a ratio of at least
 //! 0.5) while keeping every byte of the input.
+//!
+//! Allocation is the system allocator's, as in a library user's program;
+//! `--features mimalloc` measures with mimalloc instead.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -28,6 +31,7 @@ mod rounds;
 #[expect(dead_code, reason = "rounds are timed here, not with best_of")]
 mod corpus;
 
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
