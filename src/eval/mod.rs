@@ -24,6 +24,7 @@ pub mod functions;
 mod module;
 mod number;
 mod reference_check;
+mod serialize;
 pub(crate) mod template;
 mod types;
 mod value;
