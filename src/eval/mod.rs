@@ -22,6 +22,7 @@ mod display;
 pub(crate) mod expr;
 pub mod functions;
 mod module;
+mod module_items;
 mod number;
 mod reference_check;
 mod serialize;

@@ -109,6 +109,8 @@ pub struct Module {
     local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>>,
     local_refs: BTreeMap<String, Vec<String>>,
     declared: Declared,
+    /// Where the locals and variables are declared (see `module_items`).
+    pub(super) places: super::module_items::Places,
 }
 
 impl Module {
@@ -171,6 +173,7 @@ impl Module {
         let mut resources: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut data: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut modules: BTreeSet<String> = BTreeSet::new();
+        let mut places = super::module_items::Places::default();
         for (i, file) in files.iter().enumerate() {
             let report = |diagnostics: &mut Vec<FileDiagnostic>, d: Diagnostic| {
                 diagnostics.push(FileDiagnostic::new(file.path.clone(), file.text.clone(), d));
@@ -180,6 +183,7 @@ impl Module {
                 report(&mut diagnostics, d);
             }
             for block in content.blocks {
+                places.block(i, &file.path, &file.text, &block);
                 let body = &block.body;
                 match (block.type_name.as_str(), block.labels.as_slice()) {
                     ("variable", [name]) => {
@@ -217,6 +221,7 @@ impl Module {
                             report(&mut diagnostics, d);
                         }
                         for (name, attr) in attributes {
+                            places.local(i, &name, attr.name_range);
                             locals.insert(name, (i, attr.expr));
                         }
                     }
@@ -597,6 +602,7 @@ impl Module {
             local_diagnostics,
             local_refs,
             declared,
+            places,
         }
     }
 
