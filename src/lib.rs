@@ -45,6 +45,7 @@ pub mod refs;
 mod scratch;
 mod syntax_error;
 mod syntax_kind;
+pub mod write;
 
 pub use document::{Address, Document, EditError, Handle, Item, Placement, Value};
 pub use format::{FormatError, FormatOptions, format, format_with};

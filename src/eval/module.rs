@@ -119,23 +119,12 @@ impl Module {
     pub fn load(dir: &Path, inputs: &ModuleInputs, base: EvalContext) -> Module {
         let mut diagnostics = Vec::new();
         let mut files = Vec::new();
-        let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-            .unwrap_or_default();
-        names.sort();
-        // Override files come after the others, as Terraform merges them.
-        let is_override = |p: &Path| {
-            p.file_stem()
-                .and_then(|s| s.to_str())
-                .is_some_and(|s| s == "override" || s.ends_with("_override"))
-        };
-        names.sort_by_key(|p| is_override(p));
+        // The `.tf` and `.tf.json` files, override files last, as
+        // Terraform merges them (as `SourceFile::load_dir` lists them).
+        let names = crate::refs::module_file_paths(dir).unwrap_or_default();
         for path in names {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             let json = name.ends_with(".tf.json");
-            if !(json || name.ends_with(".tf")) || !path.is_file() {
-                continue;
-            }
             let display = path.display().to_string();
             let Some(text) = read_text(&path, "Failed to read file", &mut diagnostics) else {
                 continue;
