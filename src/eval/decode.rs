@@ -497,8 +497,14 @@ impl<'v, 's> Deserializer<'v, 's> {
         let Node::Expr(expr) = &self.node else {
             return;
         };
-        let ctx = self.shared.ctx.expect("expressions only come from a body");
-        let r = evaluate(expr, ctx);
+        // Expressions come only from a body, decoded with a context.
+        let r = match self.shared.ctx {
+            Some(ctx) => evaluate(expr, ctx),
+            None => super::expr::Evaluation {
+                value: Value::Null(super::Type::Dynamic),
+                diagnostics: Vec::new(),
+            },
+        };
         let value = if r.diagnostics.is_empty() {
             r.value
         } else {
@@ -515,7 +521,8 @@ impl<'v, 's> Deserializer<'v, 's> {
         let node = std::mem::replace(&mut self.node, Node::Blocks(Vec::new()));
         match node {
             Node::Value(v) => value_parts(v),
-            Node::Expr(_) => unreachable!("evaluated above"),
+            // (Evaluated above: never left as an expression.)
+            Node::Expr(_) => Parts::Scalar(Cow::Owned(Value::Null(super::Type::Dynamic))),
             Node::Body(body) => Parts::Map(body_entries(&body)),
             Node::Labels(map) => Parts::Map(
                 map.into_iter()
