@@ -17,10 +17,12 @@
 //! ```
 
 mod expr;
+mod header;
 mod structure;
 mod template;
 
 pub use expr::*;
+pub use header::BlockHeader;
 pub use structure::*;
 pub use template::*;
 

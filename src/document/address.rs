@@ -65,6 +65,25 @@ impl Address {
         Address { steps }
     }
 
+    /// The top level of a document: the address with no step, the parent
+    /// of top-level attributes and blocks.
+    ///
+    /// ```
+    /// use hclwright::document::Address;
+    /// let mut doc = hclwright::Document::parse("a = 1\n").unwrap();
+    /// doc.append_block(Address::root(), "output", &["a"], "value = a").unwrap();
+    /// assert_eq!(doc.to_string(), "a = 1\n\noutput \"a\" {\n  value = a\n}\n");
+    /// assert!(Address::root().is_root());
+    /// ```
+    pub fn root() -> Address {
+        Address { steps: Vec::new() }
+    }
+
+    /// True for the top level ([`Address::root`]).
+    pub fn is_root(&self) -> bool {
+        self.steps.is_empty()
+    }
+
     /// The steps in order.
     pub fn steps(&self) -> &[Step] {
         &self.steps
@@ -104,10 +123,28 @@ impl std::str::FromStr for Address {
 pub trait IntoAddress {
     /// The address, or why the text is not one.
     fn into_address(self) -> Result<Address, EditError>;
+
+    /// The address as the parent of new content: as
+    /// [`IntoAddress::into_address`], except that the empty string
+    /// stands for the top level (the older spelling of
+    /// [`Address::root`]).
+    fn into_parent_address(self) -> Result<Address, EditError>
+    where
+        Self: Sized,
+    {
+        self.into_address()
+    }
 }
 
 impl IntoAddress for &str {
     fn into_address(self) -> Result<Address, EditError> {
+        Address::parse(self)
+    }
+
+    fn into_parent_address(self) -> Result<Address, EditError> {
+        if self.is_empty() {
+            return Ok(Address::root());
+        }
         Address::parse(self)
     }
 }
@@ -116,11 +153,19 @@ impl IntoAddress for &String {
     fn into_address(self) -> Result<Address, EditError> {
         Address::parse(self)
     }
+
+    fn into_parent_address(self) -> Result<Address, EditError> {
+        self.as_str().into_parent_address()
+    }
 }
 
 impl IntoAddress for String {
     fn into_address(self) -> Result<Address, EditError> {
         Address::parse(&self)
+    }
+
+    fn into_parent_address(self) -> Result<Address, EditError> {
+        self.as_str().into_parent_address()
     }
 }
 

@@ -110,7 +110,11 @@ pub(crate) fn insert_into_body(
                 None => Placement::First.anchor(items.len(), named)?,
             }
         }
-        other => other.anchor(items.len(), named)?,
+        other => other.anchor_with_blocks(items.len(), named, |k, type_name, labels| {
+            matches!(&items[k], BodyItem::Block(b)
+                if b.type_name().as_deref() == Some(type_name)
+                    && b.labels().map(|l| l.value()).eq(labels.iter().cloned()))
+        })?,
     };
     if let Some(block) = target.block.as_ref().filter(|b| b.is_single_line())
         && let Some(item) = items.first()
@@ -322,20 +326,21 @@ pub(crate) fn block_source(
 }
 
 impl Document {
-    /// Appends a block at the end of the body at `parent` (`""` for the
-    /// top level), with `labels` and `body` (HCL source of attributes
-    /// and blocks, may be empty). The block is laid out canonically and
+    /// Appends a block at the end of the body at `parent` (the top level
+    /// is [`Address::root`]; the empty string `""` still means it too),
+    /// with `labels` and `body` (HCL source of attributes and blocks, may
+    /// be empty). The block is laid out canonically and
     /// separated from its neighbours by a blank line.
     ///
     /// ```
     /// let mut doc = hclwright::Document::parse("resource \"a\" \"b\" {\n  x = 1\n}\n").unwrap();
     /// doc.append_block("resource.a.b", "lifecycle", &[], "prevent_destroy=true").unwrap();
-    /// doc.append_block("", "output", &["id"], "value = a.b.id\n").unwrap();
+    /// doc.append_block(hclwright::document::Address::root(), "output", &["id"], "value = a.b.id\n").unwrap();
     /// assert_eq!(doc.to_string(), "resource \"a\" \"b\" {\n  x = 1\n\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n\noutput \"id\" {\n  value = a.b.id\n}\n");
     /// ```
     pub fn append_block(
         &mut self,
-        parent: &str,
+        parent: impl IntoAddress,
         type_name: &str,
         labels: &[&str],
         body: &str,
@@ -343,25 +348,22 @@ impl Document {
         self.insert_block(parent, type_name, labels, body, Placement::Last)
     }
 
-    /// Inserts a block into the body at `parent` (`""` for the top
-    /// level), placed by `placement` (before or after a named sibling,
-    /// first, or last).
+    /// Inserts a block into the body at `parent` ([`Address::root`] for
+    /// the top level), placed by `placement` (before or after a named
+    /// sibling or a block named by its labels, first, or last).
     pub fn insert_block(
         &mut self,
-        parent: &str,
+        parent: impl IntoAddress,
         type_name: &str,
         labels: &[&str],
         body: &str,
         placement: Placement,
     ) -> Result<(), EditError> {
         let source = block_source(type_name, labels, body)?;
-        let address = if parent.is_empty() {
-            Address::new(Vec::new())
-        } else {
-            Address::parse(parent)?
-        };
+        let address = parent.into_parent_address()?;
+        let parent = address.to_string();
         self.scoped(&address, |doc| {
-            let containers = doc.body_containers(parent)?;
+            let containers = doc.body_containers(&address)?;
             let mut reps = Vec::new();
             for container in containers {
                 let target = Target::of(doc, &container)
@@ -372,13 +374,13 @@ impl Document {
         })
     }
 
-    /// The bodies at `parent`: the top level for `""`, else every block
-    /// the address designates.
-    pub(crate) fn body_containers(&self, parent: &str) -> Result<Vec<Container>, EditError> {
-        if parent.is_empty() {
+    /// The bodies at `parent`: the top level for the root, else every
+    /// block the address designates.
+    pub(crate) fn body_containers(&self, parent: &Address) -> Result<Vec<Container>, EditError> {
+        if parent.is_root() {
             return Ok(vec![Container::Root]);
         }
-        let items = self.resolve(&Address::parse(parent)?)?;
+        let items = self.resolve(parent)?;
         items
             .iter()
             .map(|item| match item {

@@ -98,6 +98,33 @@ impl Document {
         self.scoped(&address, |doc| doc.set_at(&address, &value, &placement))
     }
 
+    /// Sets the value at `address` only when something is there (as the
+    /// command's `set --if-exists`): `Ok(true)` when it was set,
+    /// `Ok(false)` when nothing matches (the document is unchanged), an
+    /// error for anything else (a malformed or ambiguous address, a value
+    /// that cannot go there).
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse("provider \"aws\" {\n  region = \"eu-west-1\"\n}\n").unwrap();
+    /// assert_eq!(doc.set_if_exists("provider.aws.region", "us-east-1"), Ok(true));
+    /// assert_eq!(doc.set_if_exists("provider.aws.profile", "prod"), Ok(false));
+    /// assert_eq!(doc.set_if_exists("provider.google.region", "x"), Ok(false));
+    /// assert_eq!(doc.to_string(), "provider \"aws\" {\n  region = \"us-east-1\"\n}\n");
+    /// assert!(doc.set_if_exists("provider..x", 1).is_err());
+    /// ```
+    pub fn set_if_exists(
+        &mut self,
+        address: impl IntoAddress,
+        value: impl Into<Value>,
+    ) -> Result<bool, EditError> {
+        let address: Address = address.into_address()?;
+        match self.get_all_detached(&address) {
+            Err(e) if e.is_not_found() => Ok(false),
+            Err(e) => Err(e),
+            Ok(_) => self.set(address, value).map(|()| true),
+        }
+    }
+
     /// When `set_with` creates a new top-level item (the address's first
     /// name is not in the file) next to an item that the index and the
     /// kinds of the top-level children tell without building their

@@ -242,8 +242,8 @@ impl<'d> Handle<'d> {
         labels: &[&str],
         body: &str,
     ) -> Result<Handle<'_>, EditError> {
-        let parent = self.address().to_string_or_empty();
-        self.doc.append_block(&parent, type_name, labels, body)?;
+        self.doc
+            .append_block(self.address(), type_name, labels, body)?;
         let address = self.block_address(type_name, labels);
         // The new block is the last one with that type and labels.
         let count = self.doc.get_all(&address)?.len();

@@ -88,6 +88,21 @@ impl Item {
         }
     }
 
+    /// A block's type and labels, to read as `&str` (`None` for other
+    /// items).
+    ///
+    /// ```
+    /// let doc = hclwright::Document::parse("module \"vpc\" {\n  source = \"./vpc\"\n}\n").unwrap();
+    /// let header = doc.get("module.vpc").unwrap().header().unwrap();
+    /// assert_eq!((header.type_name(), header.label(0)), ("module", Some("vpc")));
+    /// ```
+    pub fn header(&self) -> Option<ast::BlockHeader> {
+        match self {
+            Item::Block(b) => Some(b.header()),
+            _ => None,
+        }
+    }
+
     /// The value expression of an attribute, object item or element.
     pub fn value_expr(&self) -> Option<Expr> {
         match self {

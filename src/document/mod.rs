@@ -442,8 +442,20 @@ impl Document {
     /// nothing changed), with git's headers `--- a/PATH` and `+++ b/PATH`
     /// (`PATH` normalised: see [`crate::diff::patch_path`]), so that
     /// `git apply` takes it.
-    pub fn unified_diff(&self, path: &str) -> String {
-        crate::diff::git_unified_diff(self.original(), &self.text(), path)
+    ///
+    /// `path` is any path (`&str` as before, `&Path`, `PathBuf`); one that
+    /// is not UTF-8 is shown lossily.
+    ///
+    /// ```
+    /// let mut doc = hclwright::Document::parse("a = 1\n").unwrap();
+    /// doc.set("a", 2).unwrap();
+    /// let diff = doc.unified_diff(std::path::Path::new("./main.tf"));
+    /// assert_eq!(diff, "--- a/main.tf\n+++ b/main.tf\n@@ -1 +1 @@\n-a = 1\n+a = 2\n");
+    /// assert_eq!(doc.unified_diff("main.tf"), diff);
+    /// ```
+    pub fn unified_diff(&self, path: impl AsRef<std::path::Path>) -> String {
+        let path = path.as_ref().to_string_lossy();
+        crate::diff::git_unified_diff(self.original(), &self.text(), &path)
     }
 
     /// Applies replacements (in current coordinates, non-overlapping) to

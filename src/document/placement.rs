@@ -25,8 +25,10 @@ pub enum Placement {
     #[default]
     Default,
     /// Before the sibling with this name: an attribute's name, a block's
-    /// type, an object item's key, or a tuple element whose value is this
-    /// string (or whose source text is this).
+    /// type (the first block of that type), an object item's key, or a
+    /// tuple element whose value is this string (or whose source text is
+    /// this). To name one block among several of a type, use
+    /// [`Placement::BeforeBlock`].
     Before(String),
     /// After the sibling with this name (see [`Placement::Before`]).
     After(String),
@@ -39,9 +41,59 @@ pub enum Placement {
     First,
     /// After every other sibling.
     Last,
+    /// In a body: before the block with this type and exactly these
+    /// labels (see [`Placement::before_block`]).
+    BeforeBlock {
+        /// The block's type.
+        type_name: String,
+        /// Its labels, all of them.
+        labels: Vec<String>,
+    },
+    /// In a body: after the block with this type and exactly these
+    /// labels.
+    ///
+    /// ```
+    /// use hclwright::{Document, Placement};
+    /// let mut doc = Document::parse(
+    ///     "variable \"a\" {}\n\nvariable \"b\" {}\n\nvariable \"c\" {}\n",
+    /// ).unwrap();
+    /// doc.insert_block(
+    ///     hclwright::document::Address::root(),
+    ///     "variable",
+    ///     &["b2"],
+    ///     "",
+    ///     Placement::after_block("variable", &["b"]),
+    /// ).unwrap();
+    /// assert_eq!(
+    ///     doc.to_string(),
+    ///     "variable \"a\" {}\n\nvariable \"b\" {}\n\nvariable \"b2\" {\n}\n\nvariable \"c\" {}\n"
+    /// );
+    /// ```
+    AfterBlock {
+        /// The block's type.
+        type_name: String,
+        /// Its labels, all of them.
+        labels: Vec<String>,
+    },
 }
 
 impl Placement {
+    /// [`Placement::BeforeBlock`] of the block `type_name` with `labels`.
+    pub fn before_block(type_name: &str, labels: &[&str]) -> Placement {
+        Placement::BeforeBlock {
+            type_name: type_name.to_string(),
+            labels: labels.iter().map(|l| l.to_string()).collect(),
+        }
+    }
+
+    /// [`Placement::AfterBlock`] of the block `type_name` with `labels`.
+    pub fn after_block(type_name: &str, labels: &[&str]) -> Placement {
+        Placement::AfterBlock {
+            type_name: type_name.to_string(),
+            labels: labels.iter().map(|l| l.to_string()).collect(),
+        }
+    }
+
     /// The sibling to place the new one next to, among `count` siblings
     /// of which `named(k, name)` tells whether the `k`-th has the name:
     /// its position, and whether the new one goes after it. `None` when
@@ -51,6 +103,30 @@ impl Placement {
         count: usize,
         named: impl Fn(usize, &str) -> bool,
     ) -> Result<Option<(usize, bool)>, EditError> {
+        self.anchor_with_blocks(count, named, |_, _, _| false)
+    }
+
+    /// [`Placement::anchor`] among the items of a body, where
+    /// `block(k, type_name, labels)` tells whether the `k`-th is that
+    /// block.
+    pub(crate) fn anchor_with_blocks(
+        &self,
+        count: usize,
+        named: impl Fn(usize, &str) -> bool,
+        block: impl Fn(usize, &str, &[String]) -> bool,
+    ) -> Result<Option<(usize, bool)>, EditError> {
+        let by_block = |type_name: &str, labels: &[String]| {
+            (0..count)
+                .find(|&k| block(k, type_name, labels))
+                .ok_or_else(|| {
+                    let mut steps = vec![super::address::Step::Name(type_name.to_string())];
+                    steps.extend(labels.iter().map(|l| super::address::Step::Name(l.clone())));
+                    EditError::NotFound {
+                        address: super::address::Address::new(steps).to_string(),
+                        matched: String::new(),
+                    }
+                })
+        };
         let by_name = |name: &str| {
             (0..count)
                 .find(|&k| named(k, name))
@@ -76,6 +152,12 @@ impl Placement {
             Placement::AfterIndex(i) => Some((by_index(*i)?, true)),
             Placement::First => (count > 0).then_some((0, false)),
             Placement::Default | Placement::Last => count.checked_sub(1).map(|k| (k, true)),
+            Placement::BeforeBlock { type_name, labels } => {
+                Some((by_block(type_name, labels)?, false))
+            }
+            Placement::AfterBlock { type_name, labels } => {
+                Some((by_block(type_name, labels)?, true))
+            }
         })
     }
 

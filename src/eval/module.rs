@@ -109,6 +109,8 @@ pub struct Module {
     local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>>,
     local_refs: BTreeMap<String, Vec<String>>,
     declared: Declared,
+    /// Where the locals and variables are declared (see `module_items`).
+    pub(super) places: super::module_items::Places,
 }
 
 impl Module {
@@ -117,23 +119,12 @@ impl Module {
     pub fn load(dir: &Path, inputs: &ModuleInputs, base: EvalContext) -> Module {
         let mut diagnostics = Vec::new();
         let mut files = Vec::new();
-        let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-            .unwrap_or_default();
-        names.sort();
-        // Override files come after the others, as Terraform merges them.
-        let is_override = |p: &Path| {
-            p.file_stem()
-                .and_then(|s| s.to_str())
-                .is_some_and(|s| s == "override" || s.ends_with("_override"))
-        };
-        names.sort_by_key(|p| is_override(p));
+        // The `.tf` and `.tf.json` files, override files last, as
+        // Terraform merges them (as `SourceFile::load_dir` lists them).
+        let names = crate::refs::module_file_paths(dir).unwrap_or_default();
         for path in names {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             let json = name.ends_with(".tf.json");
-            if !(json || name.ends_with(".tf")) || !path.is_file() {
-                continue;
-            }
             let display = path.display().to_string();
             let Some(text) = read_text(&path, "Failed to read file", &mut diagnostics) else {
                 continue;
@@ -171,6 +162,7 @@ impl Module {
         let mut resources: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut data: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut modules: BTreeSet<String> = BTreeSet::new();
+        let mut places = super::module_items::Places::default();
         for (i, file) in files.iter().enumerate() {
             let report = |diagnostics: &mut Vec<FileDiagnostic>, d: Diagnostic| {
                 diagnostics.push(FileDiagnostic::new(file.path.clone(), file.text.clone(), d));
@@ -180,6 +172,7 @@ impl Module {
                 report(&mut diagnostics, d);
             }
             for block in content.blocks {
+                places.block(i, &file.path, &file.text, &block);
                 let body = &block.body;
                 match (block.type_name.as_str(), block.labels.as_slice()) {
                     ("variable", [name]) => {
@@ -217,6 +210,7 @@ impl Module {
                             report(&mut diagnostics, d);
                         }
                         for (name, attr) in attributes {
+                            places.local(i, &name, attr.name_range);
                             locals.insert(name, (i, attr.expr));
                         }
                     }
@@ -597,6 +591,7 @@ impl Module {
             local_diagnostics,
             local_refs,
             declared,
+            places,
         }
     }
 

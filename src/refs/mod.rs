@@ -37,7 +37,10 @@
 //! steps; [`terraform`] builds Terraform-aware renames on top of it.
 
 pub mod callers;
+mod changes;
 mod collect;
+mod load;
+pub(crate) use load::module_file_paths;
 mod pattern;
 mod rename;
 pub mod terraform;
@@ -48,6 +51,7 @@ use std::path::PathBuf;
 
 use text_size::TextRange;
 
+pub use changes::{FileChange, write_changes};
 pub use pattern::{Pattern, PatternError, PatternStep, is_identifier};
 pub use rename::{Rename, RenameError, Renamed, rename_prefix};
 pub use traversal::{IndexKey, Step, StepKind, Traversal, escape_string};

@@ -3,7 +3,6 @@
 //! optional `moved` block for resources and modules.
 //!
 //! ```
-//! use hclwright::diff::apply_edits;
 //! use hclwright::refs::SourceFile;
 //! use hclwright::refs::terraform::{Address, Options, rename};
 //! let files = [
@@ -13,14 +12,18 @@
 //! let address: Address = "aws_instance.web".parse().unwrap();
 //! let result = rename(&files, &address, "app", Options { moved: true }).unwrap();
 //! assert_eq!((result.declarations, result.references, result.moved_blocks), (1, 1, 1));
-//! let main = apply_edits(&files[0].text, &result.files[0].edits).unwrap();
+//! // The new text of each file that changes, its diff, and `write()`.
 //! assert_eq!(
-//!     main,
+//!     result.changes[0].after,
 //!     "resource \"aws_instance\" \"app\" {\n  ami = \"x\"\n}\n\nmoved {\n  from = aws_instance.web\n  to   = aws_instance.app\n}\n"
 //! );
-//! let outputs = apply_edits(&files[1].text, &result.files[1].edits).unwrap();
-//! assert!(outputs.contains("value = aws_instance.app.private_ip"));
+//! assert!(result.changes[1].after.contains("value = aws_instance.app.private_ip"));
+//! assert!(result.unified_diff().contains("+++ b/outputs.tf\n"));
 //! ```
+//!
+//! On a module folder, [`SourceFile::load_dir`] reads the files and
+//! [`TerraformRename::write`] writes the result back (each file
+//! atomically, refused if it changed since it was read).
 //!
 //! Inside `moved` and `removed` blocks the `from` address names something
 //! that is no longer in the configuration: it is never renamed. The `to`
@@ -37,7 +40,7 @@ use text_size::TextRange;
 use super::pattern::{Pattern, PatternStep, is_identifier};
 use super::rename::Rename;
 use super::terraform_json;
-use super::{FileEdits, InvalidFiles, SourceFile, parse_all};
+use super::{FileChange, FileEdits, InvalidFiles, SourceFile, parse_all};
 use crate::ast::{AstNode, Block, BlockLabel, Body, BodyItem};
 use crate::diff::TextEdit;
 use crate::syntax_kind::SyntaxKind::*;
@@ -212,6 +215,24 @@ pub struct TerraformRename {
     pub references: usize,
     /// `moved` blocks added (0 or 1).
     pub moved_blocks: usize,
+    /// What [`TerraformRename::files`]' edits make of each file that
+    /// changes, in the same order: its text before and after, to diff
+    /// ([`FileChange::unified_diff`]) or write ([`FileChange::write`],
+    /// [`write_changes`](super::write_changes)).
+    pub changes: Vec<FileChange>,
+}
+
+impl TerraformRename {
+    /// The diffs of every changed file, one after the other (empty when
+    /// nothing changes), as `hclwright rename --diff` prints them.
+    pub fn unified_diff(&self) -> String {
+        self.changes.iter().map(FileChange::unified_diff).collect()
+    }
+
+    /// Writes every changed file (see [`FileChange::write`]).
+    pub fn write(&self) -> std::io::Result<()> {
+        super::write_changes(&self.changes)
+    }
 }
 
 /// Why a Terraform-aware rename was refused.
@@ -450,6 +471,18 @@ pub fn rename(
             });
         }
     }
+    result.changes = result
+        .files
+        .iter()
+        .filter_map(|edits| {
+            let file = files.iter().find(|f| f.path == edits.path)?;
+            Some(FileChange {
+                path: file.path.clone(),
+                before: file.text.clone(),
+                after: crate::diff::apply_edits(&file.text, &edits.edits).ok()?,
+            })
+        })
+        .collect();
     Ok(result)
 }
 
