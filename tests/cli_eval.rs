@@ -222,3 +222,51 @@ fn json_modules_give_terraform_types() {
         assert_eq!((code, out.as_str()), (0, terraform), "{expr}: {err}");
     }
 }
+
+/// Issue 30, as a new user met it on cloudposse's ecs-container-definition:
+/// the side a conditional does not choose reports nothing (terraform
+/// console prints `1`, `"ok"` and `null`).
+#[test]
+fn errors_of_the_branch_not_taken_are_dropped() {
+    let dir = "fixtures/eval/modules/conditional";
+    for (expr, want) in [
+        ("true ? 1 : [for x in null : x]", "1\n"),
+        ("false ? upper(null) : \"ok\"", "\"ok\"\n"),
+        ("true ? \"a\" : null[0]", "\"a\"\n"),
+        ("local.json_map", "null\n"),
+        ("var.flag ? \"a\" : upper(null)", "(known after apply)\n"),
+    ] {
+        let (code, out, err) = eval(&["--dir", dir, expr], None);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, want, ""), "{expr}");
+    }
+    // The chosen side's errors are still reported.
+    let (code, _, err) = eval(&["--dir", dir, "true ? upper(null) : \"ok\""], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("Invalid function argument"), "{err}");
+}
+
+/// `&&` and `||` evaluate both sides, as Terraform 1.11 does: `false &&
+/// length(null) > 0` is terraform's "Invalid function argument".
+#[test]
+fn logical_operators_do_not_short_circuit() {
+    let (code, out, err) = eval(
+        &[
+            "--dir",
+            "fixtures/eval/console",
+            "false && length(null) > 0",
+        ],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "<expr>:1:17: Invalid function argument: Invalid value for \"value\" parameter: argument must not be null.\n  false && length(null) > 0\n                  ^^^^\n"
+    );
+    let (code, _, err) = eval(&["--dir", "fixtures/eval/console", "true || null"], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("Operation failed: Error during operation: argument must not be null."),
+        "{err}"
+    );
+}
