@@ -270,3 +270,49 @@ fn logical_operators_do_not_short_circuit() {
         "{err}"
     );
 }
+
+/// Issue 30: a failed `validation` rule of a variable the expression uses
+/// (directly or through a local) is Terraform's "Invalid value for
+/// variable", at the `variable` block, with the rule's message and place;
+/// exit 1. Variables whose rules hold, and expressions that use no failing
+/// variable, evaluate.
+#[test]
+fn validation_rules_of_the_variables_used() {
+    let dir = "fixtures/eval/checks/validation";
+    let (code, out, err) = eval(&["--dir", dir, "var.env"], None);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "fixtures/eval/checks/validation/main.tf:1:1: Invalid value for variable: The env must be dev or prod. This was checked by the validation rule at fixtures/eval/checks/validation/main.tf:5,3-13.\n  variable \"env\" {\n  ^^^^^^^^^^^^^^\n"
+    );
+    // The message is a template of the value.
+    let (code, _, err) = eval(&["--dir", dir, "var.port"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains(": Port 80 is privileged. This was checked by the validation rule at fixtures/eval/checks/validation/main.tf:14,3-13."), "{err}");
+    // Through a local.
+    let (code, _, err) = eval(&["--dir", dir, "local.uses_env"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("The env must be dev or prod."), "{err}");
+    for (expr, want) in [("var.ok", "\"fine\"\n"), ("1", "1\n")] {
+        let (code, out, err) = eval(&["--dir", dir, expr], None);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, want, ""), "{expr}");
+    }
+    // A value given on the command line that passes.
+    let (code, out, err) = eval(&["--dir", dir, "--var", "env=prod", "var.env"], None);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "\"prod\"\n", ""));
+}
+
+/// Issue 30: `nullable = false` with `default = null` is Terraform's
+/// "Invalid default value for variable", whatever the expression.
+#[test]
+fn null_default_of_a_non_nullable_variable() {
+    let (code, out, err) = eval(
+        &["--dir", "fixtures/eval/checks/nullable", "var.other"],
+        None,
+    );
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "fixtures/eval/checks/nullable/main.tf:4:14: Invalid default value for variable: A null default value is not valid when nullable=false.\n    default  = null\n               ^^^^\n"
+    );
+}
