@@ -316,3 +316,61 @@ fn null_default_of_a_non_nullable_variable() {
         "fixtures/eval/checks/nullable/main.tf:4:14: Invalid default value for variable: A null default value is not valid when nullable=false.\n    default  = null\n               ^^^^\n"
     );
 }
+
+/// Issue 30: `--json` does not print a sensitive value in clear (plain
+/// output prints `(sensitive value)`); `--show-sensitive` does, still
+/// marked.
+#[test]
+fn json_withholds_sensitive_values() {
+    let dir = "fixtures/eval/console";
+    let (code, out, _) = eval(&["--dir", dir, "--json", "sensitive(1)"], None);
+    assert_eq!(code, 0);
+    assert_eq!(out, "{\"type\":\"number\",\"sensitive\":true}\n");
+    let (_, out, _) = eval(&["--dir", dir, "--json", "[1, sensitive(\"s\")]"], None);
+    assert_eq!(
+        out,
+        "{\"type\":[\"tuple\",[\"number\",\"string\"]],\"sensitive\":true}\n"
+    );
+    let (_, out, _) = eval(
+        &[
+            "--dir",
+            dir,
+            "--json",
+            "--show-sensitive",
+            "[1, sensitive(\"s\")]",
+        ],
+        None,
+    );
+    assert_eq!(
+        out,
+        "{\"value\":[1,\"s\"],\"type\":[\"tuple\",[\"number\",\"string\"]],\"sensitive\":true}\n"
+    );
+    let (_, out, _) = eval(
+        &[
+            "--dir",
+            "fixtures/eval/modules/sensitive",
+            "--json",
+            "var.password",
+        ],
+        None,
+    );
+    assert_eq!(out, "{\"type\":\"string\",\"sensitive\":true}\n");
+}
+
+/// Issue 30: `--dir` must be a folder; a missing one or a file is an error
+/// (it used to evaluate as an empty module).
+#[test]
+fn dir_must_be_a_folder() {
+    let (code, out, err) = eval(&["--dir", "fixtures/eval/no-such-folder", "1"], None);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "hclwright eval: --dir fixtures/eval/no-such-folder: no such folder\n"
+    );
+    let (code, out, err) = eval(&["--dir", "fixtures/eval/checks/README.md", "1"], None);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "hclwright eval: --dir fixtures/eval/checks/README.md: not a folder (give the folder that holds the module's .tf files)\n"
+    );
+}
