@@ -338,6 +338,36 @@ fn checks_the_json_syntax_by_extension() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
+/// Issue 30: a JSON configuration whose top level is an array of
+/// anything but objects is refused as Terraform refuses it ("Incorrect
+/// JSON value type"); an array of objects is a body.
+#[test]
+fn a_json_body_is_an_object_or_an_array_of_objects() {
+    let dir = TempDir::new(&[
+        (
+            "bad/main.tf.json",
+            "[1,2]
+",
+        ),
+        ("good/main.tf.json", "[{\"locals\": {\"a\": 1}}, {}]\n"),
+    ]);
+    let o = hclwright(&["check", "bad"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "bad/main.tf.json:1:2: Incorrect JSON value type: A JSON object is required here, to define arguments and child blocks.\n  [1,2]\n   ^\nbad/main.tf.json:1:4: Incorrect JSON value type: A JSON object is required here, to define arguments and child blocks.\n  [1,2]\n     ^\n"
+    );
+    let o = hclwright(&["check", "--json", "bad/main.tf.json"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stdout(&o).contains("A JSON object is required here"),
+        "{}",
+        stdout(&o)
+    );
+    let o = hclwright(&["check", "good"], dir.path(), None);
+    assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(0), ""));
+}
+
 /// Issue 30: a reader that closes the pipe early (`hclwright refs . | head
 /// -1`) ends every command quietly: no "panicked … Broken pipe", no
 /// backtrace; the process ends as `cat` does (SIGPIPE, status 141 in a
