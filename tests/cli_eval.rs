@@ -374,3 +374,18 @@ fn dir_must_be_a_folder() {
         "hclwright eval: --dir fixtures/eval/checks/README.md: not a folder (give the folder that holds the module's .tf files)\n"
     );
 }
+
+/// Issue 30: an expression may start with `-` (it was taken as an option).
+#[test]
+fn an_expression_may_start_with_a_minus() {
+    let dir = "fixtures/eval/console";
+    let (code, out, err) = eval(&["--dir", dir, "-7 % 3"], None);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "-1\n", ""));
+    let (code, out, _) = eval(&["--dir", dir, "-7", "--json"], None);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "{\"value\":-7,\"type\":\"number\"}\n")
+    );
+    let (code, out, _) = eval(&["--dir", dir, "--", "-2"], None);
+    assert_eq!((code, out.as_str()), (0, "-2\n"));
+}

@@ -15,7 +15,9 @@ use super::{EXIT_OK, EXIT_USAGE};
 /// Arguments of `eval`.
 #[derive(clap::Args, Debug)]
 pub struct EvalArgs {
-    /// The expression; `-` reads it from standard input.
+    /// The expression; `-` reads it from standard input. It may start
+    /// with `-` (`-7 % 3`).
+    #[arg(allow_hyphen_values = true)]
     expr: String,
     /// The module folder whose `var.*` and `local.*` the expression sees
     /// (default: the current folder).
