@@ -385,3 +385,16 @@ fn refs_of_a_missing_file_says_so() {
     let out = run(dir.path(), &["refs", "var.ami"]);
     assert_eq!(stdout(&out), "./main.tf:2:10: var.ami\n");
 }
+
+/// Issue 30: `refs variables.tf` lists no type keywords (`string`, `bool`,
+/// `number` from `type = …`), as on terraform-aws-rds.
+#[test]
+fn refs_leaves_out_type_constraints() {
+    let dir = TempDir::new(&[(
+        "variables.tf",
+        "variable \"name\" {\n  type    = string\n  default = null\n}\n\nvariable \"ports\" {\n  type = map(object({ port = number, tls = optional(bool, true) }))\n}\n\nvariable \"id\" {\n  type    = string\n  default = local.id\n}\n",
+    )]);
+    let out = run(dir.path(), &["refs", "variables.tf"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "variables.tf:12:13: local.id\n");
+}
