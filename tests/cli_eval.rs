@@ -389,3 +389,20 @@ fn an_expression_may_start_with_a_minus() {
     let (code, out, _) = eval(&["--dir", dir, "--", "-2"], None);
     assert_eq!((code, out.as_str()), (0, "-2\n"));
 }
+
+/// Issue 30: a problem with a whole file (a `.tf` file that is not UTF-8)
+/// is `path: message`, without an empty source line and a caret.
+#[test]
+fn a_file_that_cannot_be_read_is_named_without_a_caret() {
+    let dir = std::env::temp_dir().join(format!("hclwright-eval-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("main.tf"), b"a = \"\xff\"\n").unwrap();
+    let path = dir.display().to_string();
+    let (code, out, err) = eval(&["--dir", &path, "1"], None);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        format!("{path}/main.tf: Failed to read file: stream did not contain valid UTF-8\n")
+    );
+}

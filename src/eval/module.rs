@@ -40,8 +40,23 @@ impl FileDiagnostic {
         }
     }
 
-    /// `path:line:col: summary: detail`, the line and a caret.
+    /// `path:line:col: summary: detail`, the line and a caret; for a
+    /// problem with the whole file (no text to point into: it could not be
+    /// read), `path: summary: detail`.
+    ///
+    /// ```
+    /// use hclwright::eval::{Diagnostic, FileDiagnostic};
+    /// let d = FileDiagnostic {
+    ///     path: "main.tf".into(),
+    ///     text: "".into(),
+    ///     diagnostic: Diagnostic::new("Failed to read file", "stream did not contain valid UTF-8", Default::default()),
+    /// };
+    /// assert_eq!(d.render(), "main.tf: Failed to read file: stream did not contain valid UTF-8\n");
+    /// ```
     pub fn render(&self) -> String {
+        if self.text.is_empty() && self.diagnostic.range.is_empty() {
+            return format!("{}: {}\n", self.path, self.diagnostic.message());
+        }
         self.diagnostic.render(&self.path, &self.text)
     }
 }
