@@ -65,8 +65,36 @@ static DISABLE_HUGE_PAGES_AT_START: extern "C" fn() = {
     disable_huge_pages
 };
 
+/// Restores the default action of SIGPIPE (end the process, silently),
+/// which the Rust runtime sets to "ignore" before `main`.
+///
+/// With it ignored, a write to a pipe whose reader has gone
+/// (`hclwright refs . | head -1`) fails with `EPIPE`, `print!` panics
+/// ("failed printing to stdout: Broken pipe" and a backtrace), and a
+/// command that ignores the error of its writes goes on working for
+/// nobody. With the default action the process ends at its first such
+/// write, quietly, as `cat` or `grep` do (the shell sees status 141, the
+/// usual status of a pipeline's writer cut short). One switch covers every
+/// command and every write, where handling `BrokenPipe` would need every
+/// print of every command to go through one helper (ripgrep did the same
+/// for years). The language server keeps SIGPIPE ignored: a client that
+/// goes away is an error it reports and handles itself.
+#[cfg(unix)]
+fn end_quietly_on_closed_pipe(args: &[std::ffi::OsString]) {
+    if args.get(1).is_some_and(|a| a == "lsp") {
+        return;
+    }
+    // SAFETY: setting a signal's action to its default, before any other
+    // thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() {
-    let args = std::env::args_os().collect();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    #[cfg(unix)]
+    end_quietly_on_closed_pipe(&args);
     let code = std::thread::Builder::new()
         .name("hclwright".to_string())
         .stack_size(STACK_SIZE)

@@ -271,3 +271,34 @@ fn ignore_path_globs_and_text() {
     );
     assert_eq!(code(&o), 2);
 }
+
+/// Issue 30: a tree with only `main.tf.json` is bumped by `-r` (it was
+/// skipped silently), a named `main.tf.json` is read as JSON (it was
+/// parsed as native syntax: exit 2), and a broken one is reported.
+#[test]
+fn json_files_are_bumped() {
+    let json = "{\n  \"terraform\": {\n    \"required_version\": \">= 1.5\"\n  }\n}\n";
+    let dir = TempDir::new(&[
+        ("main.tf.json", json),
+        ("broken/main.tf.json", "{\"terraform\": {\n"),
+    ]);
+    let o = common::hclwright(
+        dir.path(),
+        &["bump", "terraform", "1.11.4", "main.tf.json", "--json"],
+        b"",
+    );
+    assert_eq!((code(&o), stderr(&o).as_str()), (0, ""));
+    assert_eq!(
+        stdout(&o),
+        "{\"file\": \"main.tf.json\", \"line\": 3, \"old\": \">= 1.5\", \"new\": \"1.11.4\"}\n"
+    );
+    let o = common::hclwright(dir.path(), &["bump", "terraform", "1.11.4", "-r", "."], b"");
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("broken/main.tf.json: not bumped because of syntax errors"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o), "./main.tf.json\n");
+    assert_eq!(dir.read("main.tf.json"), json.replace(">= 1.5", "1.11.4"));
+}

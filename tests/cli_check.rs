@@ -337,3 +337,94 @@ fn checks_the_json_syntax_by_extension() {
     let o = hclwright(&["check", "main.tf.json"], dir.path(), None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// Issue 30: a JSON configuration whose top level is an array of
+/// anything but objects is refused as Terraform refuses it ("Incorrect
+/// JSON value type"); an array of objects is a body.
+#[test]
+fn a_json_body_is_an_object_or_an_array_of_objects() {
+    let dir = TempDir::new(&[
+        (
+            "bad/main.tf.json",
+            "[1,2]
+",
+        ),
+        ("good/main.tf.json", "[{\"locals\": {\"a\": 1}}, {}]\n"),
+    ]);
+    let o = hclwright(&["check", "bad"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "bad/main.tf.json:1:2: Incorrect JSON value type: A JSON object is required here, to define arguments and child blocks.\n  [1,2]\n   ^\nbad/main.tf.json:1:4: Incorrect JSON value type: A JSON object is required here, to define arguments and child blocks.\n  [1,2]\n     ^\n"
+    );
+    let o = hclwright(&["check", "--json", "bad/main.tf.json"], dir.path(), None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stdout(&o).contains("A JSON object is required here"),
+        "{}",
+        stdout(&o)
+    );
+    let o = hclwright(&["check", "good"], dir.path(), None);
+    assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(0), ""));
+}
+
+/// Issue 30: a reader that closes the pipe early (`hclwright refs . | head
+/// -1`) ends every command quietly: no "panicked … Broken pipe", no
+/// backtrace; the process ends as `cat` does (SIGPIPE, status 141 in a
+/// shell) or exits 0 if it had finished writing.
+#[cfg(unix)]
+#[test]
+fn closed_pipe_ends_every_command_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let big: String = (0..20_000)
+        .map(|i| format!("a{i} = var.x{i} # {i}\n"))
+        .collect();
+    let many: Vec<(String, String)> = (0..1200)
+        .map(|i| {
+            (
+                format!("m{i}/versions.tf"),
+                "terraform {\n  required_version = \">= 1.0\"\n}\n".to_string(),
+            )
+        })
+        .chain([("big.tf".to_string(), big)])
+        .collect();
+    let files: Vec<(&str, &str)> = many.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let dir = TempDir::new(&files);
+    let commands: &[&[&str]] = &[
+        &["refs", "."],
+        &["refs", "big.tf"],
+        &["dump", "big.tf"],
+        &["fmt", "-"],
+        &["bump", "terraform", "1.11.4", "-r", ".", "--json"],
+        &["convert", "--to", "json", "big.tf"],
+        &["rename", "var.x1", "var.y1", "big.tf"],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hclwright"))
+            .args(*args)
+            .current_dir(dir.path())
+            .stdin(std::fs::File::open(dir.path().join("big.tf")).unwrap())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        let mut out = child.stdout.take().unwrap();
+        let _ = out.read(&mut first).unwrap();
+        drop(out);
+        let output = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+        let status = output.status;
+        // SIGPIPE is 13 on every Unix.
+        assert!(
+            status.signal() == Some(13) || status.code() == Some(0),
+            "{args:?}: {status:?} {err}"
+        );
+    }
+}

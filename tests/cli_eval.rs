@@ -222,3 +222,187 @@ fn json_modules_give_terraform_types() {
         assert_eq!((code, out.as_str()), (0, terraform), "{expr}: {err}");
     }
 }
+
+/// Issue 30, as a new user met it on cloudposse's ecs-container-definition:
+/// the side a conditional does not choose reports nothing (terraform
+/// console prints `1`, `"ok"` and `null`).
+#[test]
+fn errors_of_the_branch_not_taken_are_dropped() {
+    let dir = "fixtures/eval/modules/conditional";
+    for (expr, want) in [
+        ("true ? 1 : [for x in null : x]", "1\n"),
+        ("false ? upper(null) : \"ok\"", "\"ok\"\n"),
+        ("true ? \"a\" : null[0]", "\"a\"\n"),
+        ("local.json_map", "null\n"),
+        ("var.flag ? \"a\" : upper(null)", "(known after apply)\n"),
+    ] {
+        let (code, out, err) = eval(&["--dir", dir, expr], None);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, want, ""), "{expr}");
+    }
+    // The chosen side's errors are still reported.
+    let (code, _, err) = eval(&["--dir", dir, "true ? upper(null) : \"ok\""], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("Invalid function argument"), "{err}");
+}
+
+/// `&&` and `||` evaluate both sides, as Terraform 1.11 does: `false &&
+/// length(null) > 0` is terraform's "Invalid function argument".
+#[test]
+fn logical_operators_do_not_short_circuit() {
+    let (code, out, err) = eval(
+        &[
+            "--dir",
+            "fixtures/eval/console",
+            "false && length(null) > 0",
+        ],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "<expr>:1:17: Invalid function argument: Invalid value for \"value\" parameter: argument must not be null.\n  false && length(null) > 0\n                  ^^^^\n"
+    );
+    let (code, _, err) = eval(&["--dir", "fixtures/eval/console", "true || null"], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("Operation failed: Error during operation: argument must not be null."),
+        "{err}"
+    );
+}
+
+/// Issue 30: a failed `validation` rule of a variable the expression uses
+/// (directly or through a local) is Terraform's "Invalid value for
+/// variable", at the `variable` block, with the rule's message and place;
+/// exit 1. Variables whose rules hold, and expressions that use no failing
+/// variable, evaluate.
+#[test]
+fn validation_rules_of_the_variables_used() {
+    let dir = "fixtures/eval/checks/validation";
+    let (code, out, err) = eval(&["--dir", dir, "var.env"], None);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "fixtures/eval/checks/validation/main.tf:1:1: Invalid value for variable: The env must be dev or prod. This was checked by the validation rule at fixtures/eval/checks/validation/main.tf:5,3-13.\n  variable \"env\" {\n  ^^^^^^^^^^^^^^\n"
+    );
+    // The message is a template of the value.
+    let (code, _, err) = eval(&["--dir", dir, "var.port"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains(": Port 80 is privileged. This was checked by the validation rule at fixtures/eval/checks/validation/main.tf:14,3-13."), "{err}");
+    // Through a local.
+    let (code, _, err) = eval(&["--dir", dir, "local.uses_env"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("The env must be dev or prod."), "{err}");
+    for (expr, want) in [("var.ok", "\"fine\"\n"), ("1", "1\n")] {
+        let (code, out, err) = eval(&["--dir", dir, expr], None);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, want, ""), "{expr}");
+    }
+    // A value given on the command line that passes.
+    let (code, out, err) = eval(&["--dir", dir, "--var", "env=prod", "var.env"], None);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "\"prod\"\n", ""));
+}
+
+/// Issue 30: `nullable = false` with `default = null` is Terraform's
+/// "Invalid default value for variable", whatever the expression.
+#[test]
+fn null_default_of_a_non_nullable_variable() {
+    let (code, out, err) = eval(
+        &["--dir", "fixtures/eval/checks/nullable", "var.other"],
+        None,
+    );
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "fixtures/eval/checks/nullable/main.tf:4:14: Invalid default value for variable: A null default value is not valid when nullable=false.\n    default  = null\n               ^^^^\n"
+    );
+}
+
+/// Issue 30: `--json` does not print a sensitive value in clear (plain
+/// output prints `(sensitive value)`); `--show-sensitive` does, still
+/// marked.
+#[test]
+fn json_withholds_sensitive_values() {
+    let dir = "fixtures/eval/console";
+    let (code, out, _) = eval(&["--dir", dir, "--json", "sensitive(1)"], None);
+    assert_eq!(code, 0);
+    assert_eq!(out, "{\"type\":\"number\",\"sensitive\":true}\n");
+    let (_, out, _) = eval(&["--dir", dir, "--json", "[1, sensitive(\"s\")]"], None);
+    assert_eq!(
+        out,
+        "{\"type\":[\"tuple\",[\"number\",\"string\"]],\"sensitive\":true}\n"
+    );
+    let (_, out, _) = eval(
+        &[
+            "--dir",
+            dir,
+            "--json",
+            "--show-sensitive",
+            "[1, sensitive(\"s\")]",
+        ],
+        None,
+    );
+    assert_eq!(
+        out,
+        "{\"value\":[1,\"s\"],\"type\":[\"tuple\",[\"number\",\"string\"]],\"sensitive\":true}\n"
+    );
+    let (_, out, _) = eval(
+        &[
+            "--dir",
+            "fixtures/eval/modules/sensitive",
+            "--json",
+            "var.password",
+        ],
+        None,
+    );
+    assert_eq!(out, "{\"type\":\"string\",\"sensitive\":true}\n");
+}
+
+/// Issue 30: `--dir` must be a folder; a missing one or a file is an error
+/// (it used to evaluate as an empty module).
+#[test]
+fn dir_must_be_a_folder() {
+    let (code, out, err) = eval(&["--dir", "fixtures/eval/no-such-folder", "1"], None);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "hclwright eval: --dir fixtures/eval/no-such-folder: no such folder\n"
+    );
+    let (code, out, err) = eval(&["--dir", "fixtures/eval/checks/README.md", "1"], None);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "hclwright eval: --dir fixtures/eval/checks/README.md: not a folder (give the folder that holds the module's .tf files)\n"
+    );
+}
+
+/// Issue 30: an expression may start with `-` (it was taken as an option).
+#[test]
+fn an_expression_may_start_with_a_minus() {
+    let dir = "fixtures/eval/console";
+    let (code, out, err) = eval(&["--dir", dir, "-7 % 3"], None);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "-1\n", ""));
+    let (code, out, _) = eval(&["--dir", dir, "-7", "--json"], None);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "{\"value\":-7,\"type\":\"number\"}\n")
+    );
+    let (code, out, _) = eval(&["--dir", dir, "--", "-2"], None);
+    assert_eq!((code, out.as_str()), (0, "-2\n"));
+}
+
+/// Issue 30: a problem with a whole file (a `.tf` file that is not UTF-8)
+/// is `path: message`, without an empty source line and a caret.
+#[test]
+fn a_file_that_cannot_be_read_is_named_without_a_caret() {
+    let dir = std::env::temp_dir().join(format!("hclwright-eval-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("main.tf"), b"a = \"\xff\"\n").unwrap();
+    let path = dir.display().to_string();
+    let (code, out, err) = eval(&["--dir", &path, "1"], None);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        format!("{path}/main.tf: Failed to read file: stream did not contain valid UTF-8\n")
+    );
+}

@@ -415,14 +415,34 @@ fn references_definition_and_rename_across_the_folder() {
     assert!(server.open(&main, MAIN_TF).is_empty());
     // On `var.region` of `ami = var.region` (line 14).
     let found = server.result("textDocument/references", at(&main, 14, 14));
-    let places = places(&found);
+    let first = places(&found);
     assert_eq!(
-        places,
+        first,
         vec![
             (main.clone(), (6, 16)),
             (main.clone(), (14, 9)),
             (outputs.clone(), (1, 10)),
         ]
+    );
+    // Issue 30: with `includeDeclaration`, the declaration's name comes
+    // first (without it, or with false, it is left out as above).
+    let mut with_declaration = at(&main, 14, 14);
+    with_declaration["context"] = json!({"includeDeclaration": true});
+    let found = server.result("textDocument/references", with_declaration);
+    assert_eq!(
+        places(&found),
+        vec![
+            (main.clone(), (0, 9)),
+            (main.clone(), (6, 16)),
+            (main.clone(), (14, 9)),
+            (outputs.clone(), (1, 10)),
+        ]
+    );
+    let mut without = at(&main, 14, 14);
+    without["context"] = json!({"includeDeclaration": false});
+    assert_eq!(
+        places(&server.result("textDocument/references", without)).len(),
+        3
     );
     // From the other file (not open: read from disk), to the declaration.
     assert!(server.open(&outputs, OUTPUTS_TF).is_empty());

@@ -365,3 +365,36 @@ fn terraform_rename_keeps_modules_apart() {
     assert!(dir.read("a/main.tf").contains("y = var.z"));
     assert_eq!(dir.read("b/main.tf"), "locals {\n  y = var.x\n}\n");
 }
+
+/// Issue 30: a first argument that looks like a file (`nope.tf`, a typo)
+/// and is not there is reported, not taken as a TARGET; `--target` still
+/// takes it as one.
+#[test]
+fn refs_of_a_missing_file_says_so() {
+    let dir = TempDir::new(&[("main.tf", MAIN)]);
+    let out = run(dir.path(), &["refs", "nope.tf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "error: nope.tf: no such file or folder (to list the references that start with `nope.tf`, use --target nope.tf)\n"
+    );
+    let out = run(dir.path(), &["refs", "--target", "nope.tf"]);
+    assert_eq!((out.status.code(), stderr(&out).as_str()), (Some(1), ""));
+    // A reference is still a TARGET.
+    let out = run(dir.path(), &["refs", "var.ami"]);
+    assert_eq!(stdout(&out), "./main.tf:2:10: var.ami\n");
+}
+
+/// Issue 30: `refs variables.tf` lists no type keywords (`string`, `bool`,
+/// `number` from `type = …`), as on terraform-aws-rds.
+#[test]
+fn refs_leaves_out_type_constraints() {
+    let dir = TempDir::new(&[(
+        "variables.tf",
+        "variable \"name\" {\n  type    = string\n  default = null\n}\n\nvariable \"ports\" {\n  type = map(object({ port = number, tls = optional(bool, true) }))\n}\n\nvariable \"id\" {\n  type    = string\n  default = local.id\n}\n",
+    )]);
+    let out = run(dir.path(), &["refs", "variables.tf"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "variables.tf:12:13: local.id\n");
+}

@@ -136,3 +136,38 @@ fn a_new_property_under_repeated_bodies_is_ambiguous() {
         "{err}"
     );
 }
+
+/// Issue 30: a value set in a JSON file keeps `<`, `>` and `&` as they
+/// are (Go's `\u003e` escapes are for HTML; JSON needs none).
+#[test]
+fn set_writes_angle_brackets_and_ampersands_literally() {
+    let dir = std::env::temp_dir().join(format!("hclwright-json-escape-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("main.tf.json");
+    std::fs::write(
+        &file,
+        "{\n  \"terraform\": {\n    \"required_providers\": {\n      \"aws\": {\n        \"source\": \"hashicorp/aws\",\n        \"version\": \"~> 4.0\"\n      }\n    }\n  }\n}\n",
+    )
+    .unwrap();
+    let path = file.display().to_string();
+    let (code, _, err) = run(&[
+        "set".into(),
+        "terraform.required_providers.aws.version".into(),
+        "\"~> 5.0\"".into(),
+        "-u".into(),
+        path.clone(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\"version\": \"~> 5.0\""), "{text}");
+    // What JSON requires is still escaped.
+    let (code, out, _) = run(&[
+        "set".into(),
+        "terraform.x".into(),
+        "\"a\\\"b\\n<&>\"".into(),
+        path,
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\"x\": \"a\\\"b\\n<&>\""), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

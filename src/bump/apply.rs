@@ -84,7 +84,7 @@ pub fn bump_document_to_constraint(
 }
 
 /// What the version strings become.
-enum New<'a> {
+pub(super) enum New<'a> {
     /// A version (the operator kept or not).
     Version(&'a Version, bool),
     /// A constraint written as it is.
@@ -205,7 +205,10 @@ fn bump_to(doc: &mut Document, target: &Target, new: &New<'_>) -> Result<Vec<Cha
 
 /// `text` with its byte `range` (a query parameter's value) replaced by
 /// `version` (keeping a leading `v` if the old value had one).
-fn spliced((text, range): (String, std::ops::Range<usize>), version: &Version) -> String {
+pub(super) fn spliced(
+    (text, range): (String, std::ops::Range<usize>),
+    version: &Version,
+) -> String {
     let old = &text[range.clone()];
     let new = if old.starts_with('v') {
         format!("v{version}")
@@ -217,7 +220,11 @@ fn spliced((text, range): (String, std::ops::Range<usize>), version: &Version) -
 
 /// The `name=` value's byte range in `text` when `text`, without its
 /// query, is `source` (or `source` is `text` up to its `?`).
-fn query_value(text: &str, source: &str, name: &str) -> Option<(String, std::ops::Range<usize>)> {
+pub(super) fn query_value(
+    text: &str,
+    source: &str,
+    name: &str,
+) -> Option<(String, std::ops::Range<usize>)> {
     let (base, query) = text.split_once('?')?;
     if base != source && registry_url(text) != source && repo_key(base) != repo_key(source) {
         return None;
@@ -255,14 +262,14 @@ fn repo_key(source: &str) -> String {
 }
 
 /// A `tfr://` source without its query.
-fn registry_url(text: &str) -> String {
+pub(super) fn registry_url(text: &str) -> String {
     text.split_once('?')
         .map_or(text, |(base, _)| base)
         .to_string()
 }
 
 /// The module path of a `tfr:///PATH?…` or `tfr://HOST/PATH?…` source.
-fn registry_path(text: &str) -> Option<&str> {
+pub(super) fn registry_path(text: &str) -> Option<&str> {
     let base = text.split_once('?').map_or(text, |(base, _)| base);
     if let Some(path) = base.strip_prefix("tfr:///") {
         return Some(path);
@@ -272,7 +279,7 @@ fn registry_path(text: &str) -> Option<&str> {
 
 /// True when a module's `source` is the registry source `wanted` (with or
 /// without the public registry's host).
-fn same_source(source: &str, wanted: &str) -> bool {
+pub(super) fn same_source(source: &str, wanted: &str) -> bool {
     let strip = |s: &str| {
         let s = s.strip_prefix("registry.terraform.io/").unwrap_or(s);
         // A submodule (`NS/NAME/PROVIDER//modules/x`) has its package's version.

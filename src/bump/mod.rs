@@ -3,10 +3,14 @@
 //! turns an old constraint into a new one.
 //!
 //! [`bump_document`] changes the version strings of one document (only
-//! their bytes); the `hclwright bump` command applies it across a tree.
+//! their bytes), [`bump_json`] those of a file of the JSON syntax
+//! (`main.tf.json`); the `hclwright bump` command applies them across a
+//! tree.
 
 mod apply;
 mod constraint;
+mod json;
 
 pub use apply::{Change, Target, bump_document, bump_document_to_constraint};
 pub use constraint::{Bumped, Constraint, Constraints, Operator, Version, bump};
+pub use json::{bump_json, bump_json_to_constraint};

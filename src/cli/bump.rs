@@ -2,9 +2,12 @@
 //! done as local edits of the version strings only.
 
 use hclwright::Document;
-use hclwright::bump::{Constraints, Target, Version, bump_document, bump_document_to_constraint};
+use hclwright::bump::{
+    Constraints, Target, Version, bump_document, bump_document_to_constraint, bump_json,
+    bump_json_to_constraint,
+};
 
-use super::files::{Input, expand, read_error_message, read_input};
+use super::files::{Input, expand_with_json, is_json_file_name, read_error_message, read_input};
 use super::json;
 use super::write::write_checked;
 use super::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
@@ -71,8 +74,10 @@ enum What {
 /// Options of every `bump` command.
 #[derive(clap::Args, Debug)]
 struct Common {
-    /// Files or directories (`.tf`, `.tfvars`, `.hcl`, `.nomad`; hidden
-    /// folders such as `.terraform` and `.terragrunt-cache` skipped).
+    /// Files or directories (`.tf`, `.tfvars`, `.hcl`, `.nomad` and their
+    /// JSON syntax, `.tf.json`…; a named `.json` file is read as JSON;
+    /// hidden folders such as `.terraform` and `.terragrunt-cache`
+    /// skipped).
     /// Defaults to `.`.
     paths: Vec<String>,
     /// Walk subdirectories.
@@ -142,7 +147,7 @@ pub fn run(args: BumpArgs) -> i32 {
     } else {
         common.paths.clone()
     };
-    let (inputs, walk_errors) = expand(&paths, common.recursive);
+    let (inputs, walk_errors) = expand_with_json(&paths, common.recursive);
     let mut failed = !walk_errors.is_empty();
     for e in walk_errors {
         eprintln!("{e}");
@@ -194,17 +199,27 @@ fn bump_input(
     let decoded = read_input(input).map_err(|e| read_error_message(input, &e))?;
     let text = decoded.text.into_owned();
     let stand_ins = decoded.stand_ins;
-    let mut doc = Document::parse(&text).map_err(|e| {
+    let not_bumped = |rendered: String| {
         format!(
             "{}{name}: not bumped because of syntax errors",
-            stand_ins.shown(&e.render(&name, &text))
+            stand_ins.shown(&rendered)
         )
-    })?;
-    let changes = match version {
-        Wanted::Version(v) => bump_document(&mut doc, target, v, common.keep_operator),
-        Wanted::Constraint(c) => bump_document_to_constraint(&mut doc, target, c),
-    }
-    .map_err(|e| format!("{name}: {e}"))?;
+    };
+    let (new_text, changes) = if is_json_file_name(&name) {
+        match version {
+            Wanted::Version(v) => bump_json(&text, target, v, common.keep_operator),
+            Wanted::Constraint(c) => bump_json_to_constraint(&text, target, c),
+        }
+        .map_err(|errors| not_bumped(errors.iter().map(|e| e.render(&name, &text)).collect()))?
+    } else {
+        let mut doc = Document::parse(&text).map_err(|e| not_bumped(e.render(&name, &text)))?;
+        let changes = match version {
+            Wanted::Version(v) => bump_document(&mut doc, target, v, common.keep_operator),
+            Wanted::Constraint(c) => bump_document_to_constraint(&mut doc, target, c),
+        }
+        .map_err(|e| format!("{name}: {e}"))?;
+        (doc.text(), changes)
+    };
     if changes.is_empty() {
         return Ok(false);
     }
@@ -224,24 +239,15 @@ fn bump_input(
     } else if common.check {
         println!("{name}");
     } else if common.diff {
-        print!(
-            "{}",
-            String::from_utf8_lossy(&stand_ins.encode(&doc.unified_diff(&name)))
-        );
+        let diff = hclwright::diff::git_unified_diff(&text, &new_text, &name);
+        print!("{}", String::from_utf8_lossy(&stand_ins.encode(&diff)));
     } else {
         let Input::File(path) = input else {
-            print!(
-                "{}",
-                String::from_utf8_lossy(&stand_ins.encode(&doc.text()))
-            );
+            print!("{}", String::from_utf8_lossy(&stand_ins.encode(&new_text)));
             return Ok(true);
         };
-        write_checked(
-            path,
-            &stand_ins.encode(&text),
-            &stand_ins.encode(&doc.text()),
-        )
-        .map_err(|e| format!("{name}: cannot write: {e}"))?;
+        write_checked(path, &stand_ins.encode(&text), &stand_ins.encode(&new_text))
+            .map_err(|e| format!("{name}: cannot write: {e}"))?;
         println!("{name}");
     }
     Ok(true)

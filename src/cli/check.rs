@@ -140,7 +140,15 @@ fn check_one(source: &Source, output: Output) -> Checked {
         let text = &decoded.text;
         let name = input.display_name();
         let errors = if super::files::is_json_file_name(&name) {
-            hclwright::json::syntax_errors(text)
+            // A configuration body is an object, or an array of objects
+            // (the parser rejects any other root): only an array needs the
+            // tree, to look at its elements.
+            let errors = hclwright::json::syntax_errors(text);
+            if errors.is_empty() && text.trim_start().starts_with('[') {
+                hclwright::json::parse(text).body_root_errors(text)
+            } else {
+                errors
+            }
         } else {
             hclwright::syntax_errors(text)
         };

@@ -15,7 +15,9 @@ use super::{EXIT_OK, EXIT_USAGE};
 /// Arguments of `eval`.
 #[derive(clap::Args, Debug)]
 pub struct EvalArgs {
-    /// The expression; `-` reads it from standard input.
+    /// The expression; `-` reads it from standard input. It may start
+    /// with `-` (`-7 % 3`).
+    #[arg(allow_hyphen_values = true)]
     expr: String,
     /// The module folder whose `var.*` and `local.*` the expression sees
     /// (default: the current folder).
@@ -28,8 +30,14 @@ pub struct EvalArgs {
     #[arg(long = "var-file", value_name = "FILE")]
     var_files: Vec<PathBuf>,
     /// Print `{"value": ..., "type": ...}`, the type in cty's JSON notation.
+    /// A value that is or holds a sensitive one is withheld:
+    /// `{"type": ..., "sensitive": true}` (see `--show-sensitive`).
     #[arg(long)]
     json: bool,
+    /// With `--json`, print sensitive values in clear too (still marked
+    /// `"sensitive": true`).
+    #[arg(long, requires = "json")]
+    show_sensitive: bool,
 }
 
 /// Exit code: the expression could not be evaluated.
@@ -53,6 +61,11 @@ pub fn run(args: EvalArgs) -> i32 {
                 return EXIT_USAGE;
             }
         }
+    }
+    // A folder that is not there would evaluate as an empty module.
+    if let Err(message) = check_dir(&args.dir) {
+        eprintln!("hclwright eval: --dir {}: {message}", args.dir.display());
+        return EXIT_EVAL_ERROR;
     }
     let base = EvalContext::new()
         .with_terraform_functions()
@@ -126,22 +139,44 @@ pub fn run(args: EvalArgs) -> i32 {
     let out = if type_of.is_some() {
         result.value.ty().console_type_string()
     } else if args.json {
-        let value = to_json(&result.value);
-        format!(
-            "{{\"value\":{},\"type\":{}{}}}",
-            value.as_deref().unwrap_or("null"),
-            result.value.ty().to_json(),
-            if value.is_none() {
-                ",\"known\":false"
-            } else {
-                ""
-            }
-        )
+        json_output(&result.value, args.show_sensitive)
     } else {
         console_string(&result.value)
     };
     let _ = writeln!(stdout, "{out}");
     EXIT_OK
+}
+
+/// Why `dir` cannot be the module folder, if it cannot.
+fn check_dir(dir: &std::path::Path) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err("not a folder (give the folder that holds the module's .tf files)".into()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err("no such folder".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `{"value":…,"type":…}`, with `"known":false` for an unknown value, and
+/// `"sensitive":true` (the value left out unless `show_sensitive`) for a
+/// value that is or holds a sensitive one.
+fn json_output(value: &hclwright::eval::Value, show_sensitive: bool) -> String {
+    let sensitive = value.contains_sensitive();
+    let ty = value.ty().to_json();
+    let mut out = String::from("{");
+    let json = to_json(value);
+    if !sensitive || show_sensitive {
+        out.push_str(&format!("\"value\":{},", json.as_deref().unwrap_or("null")));
+    }
+    out.push_str(&format!("\"type\":{ty}"));
+    if json.is_none() {
+        out.push_str(",\"known\":false");
+    }
+    if sensitive {
+        out.push_str(",\"sensitive\":true");
+    }
+    out.push('}');
+    out
 }
 
 /// The `--var` and `--var-file` options in the order they were given

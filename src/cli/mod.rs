@@ -72,6 +72,14 @@ enum Command {
     Bump(bump::BumpArgs),
     /// Print the value of an expression as `terraform console` prints it,
     /// with the variables and locals of a module folder.
+    ///
+    /// Exit status: 0 when the value is printed; 1 when the expression,
+    /// the module or a value is in error: a syntax or evaluation error, a
+    /// file or variable Terraform rejects (such as `nullable = false` with
+    /// a null default), a failed `validation` rule of a variable the
+    /// expression uses (directly or through locals; `terraform console`
+    /// prints the value anyway, `plan` stops), or a `--dir` that is not a
+    /// folder; also 1 for bad usage.
     Eval(eval::EvalArgs),
     /// Convert a file to JSON (`--to json`, as the `hcl2json` tool does) or a JSON syntax file to the native syntax (`--to hcl`)
     Convert(convert::ConvertArgs),

@@ -39,6 +39,15 @@ pub struct RefsArgs {
     locals: bool,
 }
 
+/// Whether a first argument that is not there was meant as a path: it
+/// has a `/` (or `\\`) or ends as the files `refs` reads end.
+fn looks_like_a_path(arg: &str) -> bool {
+    arg.contains('/')
+        || arg.contains(std::path::MAIN_SEPARATOR)
+        || super::files::is_hcl_file_name(arg)
+        || super::files::is_json_file_name(arg)
+}
+
 /// Prints each reference as `path:line:col: traversal`; exit 0 when some
 /// were found, 1 when none, 2 on read or syntax errors (files with syntax
 /// errors are reported and skipped).
@@ -51,6 +60,13 @@ pub fn run(args: RefsArgs) -> i32 {
         && !std::path::Path::new(first).exists()
         && first.parse::<Pattern>().is_ok()
     {
+        // A mistyped file name (`nope.tf`) parses as a reference too.
+        if looks_like_a_path(first) {
+            eprintln!(
+                "error: {first}: no such file or folder (to list the references that start with `{first}`, use --target {first})"
+            );
+            return EXIT_ERRORS;
+        }
         target = Some(paths.remove(0));
     }
     let target = match target.as_deref().map(str::parse::<Pattern>).transpose() {

@@ -169,6 +169,17 @@ fn key_string(key: &ast::ObjectKey) -> String {
     }
 }
 
+/// A template's literal text in Unicode normal form C, as HCL's scanner
+/// reads it (`"an\u0303os"` is `"años"`).
+fn nfc(text: &str) -> std::borrow::Cow<'_, str> {
+    use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+    if is_nfc_quick(text.chars()) == IsNormalized::Yes {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(text.nfc().collect())
+    }
+}
+
 /// `${` and `%{` in literal text, escaped as a template would need.
 fn escape_literal(text: &str) -> String {
     text.replace("${", "$${").replace("%{", "%%{")
@@ -196,7 +207,7 @@ fn render(nodes: &[Node]) -> String {
     let mut out = String::new();
     for node in nodes {
         match node {
-            Node::Literal(text) => out.push_str(&escape_literal(text)),
+            Node::Literal(text) => out.push_str(&escape_literal(&nfc(text))),
             Node::Interp(Some(e), _) => out.push_str(&string_part(e)),
             Node::Interp(None, _) => {}
             Node::If(cond, then_nodes, else_nodes) => {

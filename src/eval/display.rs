@@ -22,6 +22,8 @@ pub fn console_string(v: &Value) -> String {
 
 fn write_console(v: &Value, indent: usize, out: &mut String) {
     match v {
+        // An unknown shows as unknown, marked or not (as terraform does).
+        Value::Sensitive(inner) if !inner.is_known() => out.push_str("(known after apply)"),
         Value::Sensitive(_) => out.push_str("(sensitive value)"),
         Value::Unknown(_) => out.push_str("(known after apply)"),
         Value::Null(t) => out.push_str(&match t {

@@ -1095,14 +1095,8 @@ impl<'c> Evaluator<'c> {
         node: &crate::SyntaxNode,
     ) -> Value {
         let whole = || trimmed_range(node);
-        // `true || x` and `false && x` do not need (or report) the right side.
-        match (op, &lhs) {
-            ("||", Value::Bool(true)) | ("&&", Value::Bool(false)) => {
-                self.diagnostics.extend(lhs_errors);
-                return lhs;
-            }
-            _ => {}
-        }
+        // `&&` and `||` do not short-circuit: `false && x` reports x's
+        // errors and is unknown when x is (as in Terraform 1.11).
         let had_errors = !lhs_errors.is_empty() || !rhs_errors.is_empty();
         self.diagnostics.extend(lhs_errors);
         self.diagnostics.extend(rhs_errors);
@@ -1155,8 +1149,17 @@ impl<'c> Evaluator<'c> {
         else {
             return DYNAMIC;
         };
+        // Each side's errors are kept apart: only the side the condition
+        // chooses reports them (as HCL does; `x == null ? null : x.a` is a
+        // guard).
+        let mark = self.diagnostics.len();
         let t = self.eval(&t_expr);
+        let t_errors: Vec<Diagnostic> = self.diagnostics.drain(mark..).collect();
         let f = self.eval(&f_expr);
+        let f_errors: Vec<Diagnostic> = self.diagnostics.drain(mark..).collect();
+        // The result carries the top-level marks of all three parts,
+        // whichever side is chosen.
+        let sides_marked = t.is_sensitive() || f.is_sensitive();
         let bare_null = |v: &Value| matches!(v, Value::Null(Type::Dynamic));
         // How the chosen side becomes the result: converted to a type, kept
         // as it is (a side of unknown type), or unknown (cty unifies some
@@ -1197,7 +1200,7 @@ impl<'c> Evaluator<'c> {
             _ => Type::Dynamic,
         };
         let cond = self.eval(&cond_expr);
-        let cond_marked = cond.contains_sensitive();
+        let cond_marked = cond.contains_sensitive() || sides_marked;
         let cond = cond.unmarked_deep();
         let cond_range = trimmed_range(cond_expr.syntax());
         let cond = match cond {
@@ -1210,7 +1213,13 @@ impl<'c> Evaluator<'c> {
                 );
                 return Value::Unknown(result_ty);
             }
-            Value::Unknown(_) => return Value::Unknown(result_ty),
+            Value::Unknown(_) => {
+                // Either side may come; both null gives null.
+                if t.is_null() && f.is_null() {
+                    return Value::Null(result_ty).mark_if(cond_marked);
+                }
+                return Value::Unknown(result_ty).mark_if(cond_marked);
+            }
             other => match convert(&other, &Type::Bool) {
                 Ok(Value::Bool(b)) => b,
                 _ => {
@@ -1224,7 +1233,12 @@ impl<'c> Evaluator<'c> {
                 }
             },
         };
-        let (chosen, chosen_expr) = if cond { (t, t_expr) } else { (f, f_expr) };
+        let (chosen, chosen_expr, chosen_errors) = if cond {
+            (t, t_expr, t_errors)
+        } else {
+            (f, f_expr, f_errors)
+        };
+        self.diagnostics.extend(chosen_errors);
         match plan {
             Plan::AsIs => return chosen.mark_if(cond_marked),
             Plan::Unknown => return DYNAMIC.mark_if(cond_marked),
@@ -1530,7 +1544,8 @@ mod tests {
         assert_eq!(show("\"1\" + 1"), "2");
         assert_eq!(show("1 == \"1\""), "false");
         assert_eq!(show("[1] == [1]"), "true");
-        assert_eq!(show("true || x"), "true");
+        // Both sides are evaluated (no short circuit, as Terraform 1.11).
+        assert!(show("true || x").starts_with("error: Unknown variable"));
         assert_eq!(show("!true"), "false");
         assert!(show("0/0").starts_with("error: Operation failed"));
     }

@@ -40,8 +40,23 @@ impl FileDiagnostic {
         }
     }
 
-    /// `path:line:col: summary: detail`, the line and a caret.
+    /// `path:line:col: summary: detail`, the line and a caret; for a
+    /// problem with the whole file (no text to point into: it could not be
+    /// read), `path: summary: detail`.
+    ///
+    /// ```
+    /// use hclwright::eval::{Diagnostic, FileDiagnostic};
+    /// let d = FileDiagnostic {
+    ///     path: "main.tf".into(),
+    ///     text: "".into(),
+    ///     diagnostic: Diagnostic::new("Failed to read file", "stream did not contain valid UTF-8", Default::default()),
+    /// };
+    /// assert_eq!(d.render(), "main.tf: Failed to read file: stream did not contain valid UTF-8\n");
+    /// ```
     pub fn render(&self) -> String {
+        if self.text.is_empty() && self.diagnostic.range.is_empty() {
+            return format!("{}: {}\n", self.path, self.diagnostic.message());
+        }
         self.diagnostic.render(&self.path, &self.text)
     }
 }
@@ -96,6 +111,17 @@ struct VariableDecl {
     default: Option<Expression>,
     nullable: bool,
     sensitive: bool,
+    /// `variable "NAME"`, where Terraform places a failed validation.
+    def_range: TextRange,
+    validations: Vec<Validation>,
+}
+
+/// A `validation` block of a variable.
+struct Validation {
+    condition: Option<Expression>,
+    error_message: Option<Expression>,
+    /// The `validation` keyword (the rule's place in the message).
+    range: TextRange,
 }
 
 /// A module folder loaded and evaluated: the context its expressions see.
@@ -108,6 +134,10 @@ pub struct Module {
     pub diagnostics: Vec<FileDiagnostic>,
     local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>>,
     local_refs: BTreeMap<String, Vec<String>>,
+    /// The variables each local refers to directly.
+    local_var_refs: BTreeMap<String, Vec<String>>,
+    /// The failed validation rules of each variable.
+    variable_diagnostics: BTreeMap<String, Vec<FileDiagnostic>>,
     declared: Declared,
     /// Where the locals and variables are declared (see `module_items`).
     pub(super) places: super::module_items::Places,
@@ -201,7 +231,27 @@ impl Module {
                             default: body.attribute("default").map(|a| a.expr),
                             nullable: keyword("nullable").is_none_or(|k| k != "false"),
                             sensitive: keyword("sensitive").is_some_and(|k| k == "true"),
+                            def_range: block.type_range.cover(
+                                block
+                                    .label_ranges
+                                    .last()
+                                    .copied()
+                                    .unwrap_or(block.type_range),
+                            ),
+                            validations: validations(body),
                         };
+                        if let (false, Some(default)) = (decl.nullable, &decl.default)
+                            && default.evaluate(&EvalContext::new()).value.is_null()
+                        {
+                            report(
+                                &mut diagnostics,
+                                Diagnostic::new(
+                                    "Invalid default value for variable",
+                                    "A null default value is not valid when nullable=false.",
+                                    default.range(),
+                                ),
+                            );
+                        }
                         variables.insert(name.clone(), decl);
                     }
                     ("locals", []) => {
@@ -585,11 +635,32 @@ impl Module {
             }
         }
         ctx.set_variable("local", Value::Object(values));
+        let local_var_refs = locals
+            .iter()
+            .map(|(n, (_, e))| (n.clone(), e.references_under("var")))
+            .collect();
+        // Validation rules, in the module's whole context (a rule may
+        // refer to other variables and to locals, as since Terraform 1.9).
+        let mut variable_diagnostics = BTreeMap::new();
+        for (name, decl) in &variables {
+            let file = &files[decl.file];
+            let failed: Vec<FileDiagnostic> = decl
+                .validations
+                .iter()
+                .flat_map(|rule| check_validation(rule, decl, &file.path, &file.text, &ctx))
+                .map(|d| FileDiagnostic::new(file.path.clone(), file.text.clone(), d))
+                .collect();
+            if !failed.is_empty() {
+                variable_diagnostics.insert(name.clone(), failed);
+            }
+        }
         Module {
             context: ctx,
             diagnostics,
             local_diagnostics,
             local_refs,
+            local_var_refs,
+            variable_diagnostics,
             declared,
             places,
         }
@@ -618,10 +689,16 @@ impl Module {
     }
 
     /// The problems of the locals `expr` refers to, directly or through
-    /// other locals.
+    /// other locals, and the failed `validation` rules of the variables
+    /// it refers to (directly or through those locals): Terraform's
+    /// "Invalid value for variable", placed at the `variable` block.
     pub fn diagnostics_for(&self, expr: &Expr) -> Vec<FileDiagnostic> {
         let mut seen = BTreeSet::new();
         let mut todo = local_references(expr);
+        let mut vars: BTreeSet<String> = BTreeSet::new();
+        let mut direct = Vec::new();
+        crate::model::references_under_in(expr.syntax(), "var", &mut direct);
+        vars.extend(direct);
         let mut out = Vec::new();
         while let Some(n) = todo.pop() {
             if !seen.insert(n.clone()) {
@@ -632,6 +709,14 @@ impl Module {
             }
             if let Some(refs) = self.local_refs.get(&n) {
                 todo.extend(refs.iter().cloned());
+            }
+            if let Some(refs) = self.local_var_refs.get(&n) {
+                vars.extend(refs.iter().cloned());
+            }
+        }
+        for v in &vars {
+            if let Some(ds) = self.variable_diagnostics.get(v) {
+                out.extend(ds.iter().cloned());
             }
         }
         out
@@ -693,6 +778,87 @@ fn visit_local(
     if state.get(name) == Some(&Visit::InProgress) {
         steps.push(Step::Evaluate(name.to_string()));
         state.insert(name.to_string(), Visit::Done);
+    }
+}
+
+/// The `validation` blocks of a variable's body.
+fn validations(body: &Body) -> Vec<Validation> {
+    let schema = Schema::new().block("validation", &[]);
+    let (content, _, _) = body.partial_content(&schema);
+    content
+        .blocks
+        .into_iter()
+        .map(|b| Validation {
+            condition: b.body.attribute("condition").map(|a| a.expr),
+            error_message: b.body.attribute("error_message").map(|a| a.expr),
+            range: b.type_range,
+        })
+        .collect()
+}
+
+/// The problems one validation rule finds: none when its condition holds
+/// or is not known yet; the errors of its condition; or Terraform's
+/// "Invalid value for variable" with the rule's message and place.
+fn check_validation(
+    rule: &Validation,
+    decl: &VariableDecl,
+    path: &str,
+    text: &str,
+    ctx: &EvalContext,
+) -> Vec<Diagnostic> {
+    let Some(condition) = &rule.condition else {
+        return Vec::new();
+    };
+    let result = condition.evaluate(ctx);
+    if !result.diagnostics.is_empty() {
+        return result.diagnostics;
+    }
+    let invalid = |detail: String| {
+        vec![Diagnostic::new(
+            "Invalid variable validation result",
+            detail,
+            condition.range(),
+        )]
+    };
+    let value = result.value.unmarked_deep();
+    match value {
+        Value::Unknown(_) => Vec::new(),
+        Value::Null(_) => invalid(
+            "Validation condition expression must return either true or false, not null.".into(),
+        ),
+        other => match super::convert::convert(&other, &Type::Bool) {
+            Ok(Value::Bool(true)) | Ok(Value::Unknown(_)) => Vec::new(),
+            Ok(_) => {
+                let message = match &rule.error_message {
+                    Some(e) => {
+                        let r = e.evaluate(ctx);
+                        if !r.diagnostics.is_empty() {
+                            return r.diagnostics;
+                        }
+                        match (r.value.contains_sensitive(), r.value.unmarked_deep()) {
+                            (true, _) => "The error message included a sensitive value, so it will not be displayed.".to_string(),
+                            (false, Value::String(s)) => s.to_string(),
+                            (false, Value::Unknown(_)) => "The error message is not known yet.".to_string(),
+                            (false, v) => super::display::console_string(&v),
+                        }
+                    }
+                    None => "The value did not pass a validation rule.".to_string(),
+                };
+                let (line, col) = crate::syntax_error::line_col(text, rule.range.start());
+                let (end_line, end_col) = crate::syntax_error::line_col(text, rule.range.end());
+                let place = if line == end_line {
+                    format!("{path}:{line},{col}-{end_col}")
+                } else {
+                    format!("{path}:{line},{col}-{end_line},{end_col}")
+                };
+                vec![Diagnostic::new(
+                    "Invalid value for variable",
+                    format!("{message} This was checked by the validation rule at {place}."),
+                    decl.def_range,
+                )]
+            }
+            Err(err) => invalid(format!("Invalid validation condition result value: {err}.")),
+        },
     }
 }
 

@@ -197,7 +197,7 @@ impl JsonDocument {
                 .ok_or_else(|| EditError::unsupported("a property without a name"))?;
             edits.push(TextEdit::replace(
                 token.text_range(),
-                crate::eval::json_string(new_name),
+                crate::json::quote(new_name),
             ));
         }
         edits.sort_by_key(|e| e.range.start());
@@ -297,11 +297,7 @@ impl JsonDocument {
             map.insert(name.clone(), value);
             value = Json::Object(map);
         }
-        let member = format!(
-            "{}: {}",
-            crate::eval::json_string(&names[0]),
-            compact(&value)
-        );
+        let member = format!("{}: {}", crate::json::quote(&names[0]), compact(&value));
         let edit = insertion(&parent, &member, placement);
         self.apply(vec![edit])
     }
@@ -450,11 +446,11 @@ fn compact(value: &Json) -> String {
         Json::Object(map) => format!(
             "{{{}}}",
             map.iter()
-                .map(|(k, v)| format!("{}: {}", crate::eval::json_string(k), compact(v)))
+                .map(|(k, v)| format!("{}: {}", crate::json::quote(k), compact(v)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        Json::String(s) => crate::eval::json_string(s),
+        Json::String(s) => crate::json::quote(s),
         other => other.to_string(),
     }
 }

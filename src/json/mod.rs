@@ -120,4 +120,39 @@ impl JsonParse {
             .children_with_tokens()
             .find_map(JsonValue::cast)
     }
+
+    /// What makes the top-level value unfit as a configuration body, in
+    /// Terraform's words: a body is a JSON object, or an array of objects.
+    /// `text` is the parsed text (for lines and columns).
+    ///
+    /// ```
+    /// let errors = hclwright::json::parse("[1, {}]").body_root_errors("[1, {}]");
+    /// assert_eq!(errors[0].message, "Incorrect JSON value type: A JSON object is required here, to define arguments and child blocks.");
+    /// assert_eq!((errors[0].line, errors[0].column), (1, 2));
+    /// assert!(hclwright::json::parse("{}").body_root_errors("{}").is_empty());
+    /// ```
+    pub fn body_root_errors(&self, text: &str) -> Vec<SyntaxError> {
+        let error = |range: text_size::TextRange, message: &str| {
+            let mut e = SyntaxError::new(range, message.to_string());
+            (e.line, e.column) = crate::syntax_error::line_col(text, range.start());
+            e
+        };
+        match self.root() {
+            None | Some(JsonValue::Object(_)) => Vec::new(),
+            Some(JsonValue::Array(a)) => a
+                .elements()
+                .filter(|e| !matches!(e, JsonValue::Object(_)))
+                .map(|e| {
+                    error(
+                        e.range(),
+                        "Incorrect JSON value type: A JSON object is required here, to define arguments and child blocks.",
+                    )
+                })
+                .collect(),
+            Some(other) => vec![error(
+                other.range(),
+                "Root value must be object: The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.",
+            )],
+        }
+    }
 }

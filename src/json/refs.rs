@@ -186,7 +186,7 @@ impl OffsetMap {
 pub fn rename(parse: &JsonParse, rename: &crate::refs::Rename) -> crate::refs::Renamed {
     let mut renamed = rename.apply_to(references(parse));
     for edit in &mut renamed.edits {
-        let quoted = crate::eval::json_string(&edit.new_text);
+        let quoted = crate::json::quote(&edit.new_text);
         edit.new_text = quoted[1..quoted.len() - 1].to_string();
     }
     renamed

@@ -66,14 +66,20 @@ impl Expression {
     /// The names of the locals the expression refers to (`local.NAME`),
     /// inside JSON template strings too.
     pub fn local_references(&self) -> Vec<String> {
+        self.references_under("local")
+    }
+
+    /// The names after `root.` the expression refers to (`var.NAME` for
+    /// `"var"`), inside JSON template strings too.
+    pub(crate) fn references_under(&self, root: &str) -> Vec<String> {
         let mut out = Vec::new();
         match self {
-            Expression::Native(e) => local_references_in(e.syntax(), &mut out),
+            Expression::Native(e) => references_under_in(e.syntax(), root, &mut out),
             Expression::Json(v) => {
                 for text in json_strings(v) {
                     if text.contains("${") || text.contains("%{") {
                         let parse = crate::parse_template(&text);
-                        local_references_in(&parse.syntax(), &mut out);
+                        references_under_in(&parse.syntax(), root, &mut out);
                     }
                 }
             }
@@ -173,8 +179,13 @@ fn json_strings(value: &JsonValue) -> Vec<String> {
 
 /// The `local.NAME` references under `root`.
 pub(crate) fn local_references_in(root: &SyntaxNode, out: &mut Vec<String>) {
+    references_under_in(root, "local", out);
+}
+
+/// The names after `name.` in the traversals under `root` (`var.NAME`).
+pub(crate) fn references_under_in(root: &SyntaxNode, name: &str, out: &mut Vec<String>) {
     for node in root.descendants() {
-        if node.kind() != VARIABLE || node.text() != "local" {
+        if node.kind() != VARIABLE || node.text() != name {
             continue;
         }
         let Some(parent) = node.parent() else {

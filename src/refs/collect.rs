@@ -29,7 +29,7 @@ pub(crate) fn collect(root: &SyntaxNode, include_local: bool) -> Vec<Reference> 
                 if let Some(frame) = frame_opened_by(&node) {
                     frames.push(frame);
                 }
-                if node.kind() != VARIABLE || is_bare_object_key(&node) {
+                if node.kind() != VARIABLE || is_bare_object_key(&node) || is_type_keyword(&node) {
                     continue;
                 }
                 let Some(traversal) = Traversal::from_variable(&node) else {
@@ -110,6 +110,54 @@ fn frame_opened_by(node: &SyntaxNode) -> Option<Frame> {
             .map(|t| (t.text().to_string(), t.text_range()))
             .collect(),
     )
+}
+
+/// A keyword of a Terraform type constraint (`string` in `type =
+/// list(string)` of a `variable` block) names a type; it is not a
+/// reference. The default of `optional(TYPE, DEFAULT)` is a value, not a
+/// type.
+fn is_type_keyword(node: &SyntaxNode) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "string", "number", "bool", "any", "list", "map", "set", "tuple", "object",
+    ];
+    let text = node.text();
+    if !KEYWORDS.iter().any(|k| text == *k) {
+        return false;
+    }
+    let mut child = node.clone();
+    for ancestor in node.ancestors().skip(1) {
+        match ancestor.kind() {
+            FUNCTION_CALL => {
+                let call = crate::ast::FunctionCall::cast(ancestor.clone());
+                let in_default = call.is_some_and(|c| {
+                    c.name() == "optional"
+                        && c.args()
+                            .iter()
+                            .skip(1)
+                            .any(|a| a.syntax().text_range().contains_range(child.text_range()))
+                });
+                if in_default {
+                    return false;
+                }
+            }
+            ATTRIBUTE => {
+                let named_type = crate::ast::Attribute::cast(ancestor.clone())
+                    .and_then(|a| a.name())
+                    .is_some_and(|n| n == "type");
+                let in_variable = ancestor
+                    .parent()
+                    .and_then(|body| body.parent())
+                    .and_then(crate::ast::Block::cast)
+                    .and_then(|b| b.type_name())
+                    .is_some_and(|t| t == "variable");
+                return named_type && in_variable;
+            }
+            BLOCK => return false,
+            _ => {}
+        }
+        child = ancestor;
+    }
+    false
 }
 
 /// A bare identifier used as an object key (`{ foo = 1 }`) names the key;

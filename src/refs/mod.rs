@@ -92,7 +92,16 @@ pub struct Reference {
 
 /// The references to outer variables under `node` (an expression, a body,
 /// a block, a whole file), in source order. Uses of `for`-bound variables
-/// are left out, including when `node` is inside the `for`.
+/// are left out, including when `node` is inside the `for`, and so are
+/// the keywords of a type constraint (`string` in `type = list(string)`
+/// of a `variable` block; the default of `optional(…)` is searched).
+///
+/// ```
+/// let parse = hclwright::parse("variable \"x\" {\n  type    = list(string)\n  default = var.y\n}\n");
+/// let refs = hclwright::refs::references(&parse.syntax());
+/// let shown: Vec<String> = refs.iter().map(|r| r.traversal.to_string()).collect();
+/// assert_eq!(shown, ["var.y"]);
+/// ```
 pub fn references(node: &SyntaxNode) -> Vec<Reference> {
     collect::collect(node, false)
 }

@@ -460,7 +460,11 @@ fn handle_request(request: &Request, state: &State) -> Response {
             Response::new_ok(id, navigation::definition(uri, text, at, docs, encoding))
         }
         ("textDocument/references", Some(at)) => {
-            Response::new_ok(id, navigation::references(uri, text, at, docs, encoding))
+            let include_declaration = params["context"]["includeDeclaration"] == true;
+            Response::new_ok(
+                id,
+                navigation::references(uri, text, at, docs, encoding, include_declaration),
+            )
         }
         ("textDocument/completion", Some(at)) => {
             Response::new_ok(id, navigation::completion(uri, text, at, docs, &lines))

@@ -262,18 +262,23 @@ pub fn rename(
 
 /// Every use of the object the reference under `at` names, in the `.tf`
 /// files of the document's folder (through relative traversals and
-/// splats, as `hclwright refs` finds them).
+/// splats, as `hclwright refs` finds them); first its declarations (the
+/// name, as `definition` gives it) when `include_declaration`.
 pub fn references(
     uri: &str,
     text: &str,
     at: usize,
     docs: &Docs,
     encoding: Encoding,
+    include_declaration: bool,
 ) -> Option<Vec<Location>> {
     let (address, _) = renamable(text, at)?;
     let pattern = address.reference()?;
     let folder = workspace::folder_of(uri)?;
     let mut out = Vec::new();
+    if include_declaration {
+        out.extend(definition(uri, text, at, docs, encoding).unwrap_or_default());
+    }
     for (path, content) in workspace::folder_files(&folder, &[".tf", ".tf.json"], None, docs) {
         let Ok(target) = workspace::uri_for(docs, &path).parse::<Uri>() else {
             continue;

@@ -199,11 +199,49 @@ fn go_map_case(text: &str, upper: bool) -> String {
             };
             if mapped.len() == 1 {
                 mapped.remove(0)
+            } else if upper {
+                simple_upper_of_expanding(c).unwrap_or(c)
             } else {
                 c
             }
         })
         .collect()
+}
+
+/// The simple uppercase mapping (UnicodeData.txt, which Go uses) of the
+/// characters whose full mapping (Rust's) is several characters and whose
+/// simple one is another character: the Greek letters with ypogegrammeni
+/// (`ᾀ` → `ᾈ`, `ᾳ` → `ᾼ`). The others (`ß`, `ﬀ`, `ᾈ`) map to themselves.
+fn simple_upper_of_expanding(c: char) -> Option<char> {
+    let to = match c as u32 {
+        u @ (0x1F80..=0x1F87 | 0x1F90..=0x1F97 | 0x1FA0..=0x1FA7) => u + 8,
+        0x1FB3 => 0x1FBC,
+        0x1FC3 => 0x1FCC,
+        0x1FF3 => 0x1FFC,
+        _ => return None,
+    };
+    char::from_u32(to)
+}
+
+/// Go's `unicode.ToTitle`: the uppercase mapping, except where Unicode's
+/// titlecase differs: the digraphs take their titlecase form (`ǆ`, `Ǆ`
+/// → `ǅ`), and Georgian Mkhedruli letters stay as they are (their
+/// uppercase is Mtavruli, their titlecase themselves).
+fn go_title_char(c: char) -> char {
+    let to = match c as u32 {
+        0x01C4..=0x01C6 => 0x01C5,
+        0x01C7..=0x01C9 => 0x01C8,
+        0x01CA..=0x01CC => 0x01CB,
+        0x01F1..=0x01F3 => 0x01F2,
+        0x10D0..=0x10FA | 0x10FD..=0x10FF => return c,
+        _ => {
+            return go_map_case(c.encode_utf8(&mut [0; 4]), true)
+                .chars()
+                .next()
+                .unwrap_or(c);
+        }
+    };
+    char::from_u32(to).unwrap_or(c)
 }
 
 /// Go's `strings.Title`: the first letter of each word in title case.
@@ -219,10 +257,7 @@ fn title(text: &str) -> String {
     text.chars()
         .map(|c| {
             let out = if is_separator(prev) {
-                go_map_case(&c.to_string(), true)
-                    .chars()
-                    .next()
-                    .unwrap_or(c)
+                go_title_char(c)
             } else {
                 c
             };
