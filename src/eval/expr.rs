@@ -156,7 +156,7 @@ impl<'c> Evaluator<'c> {
         self.steps += 1;
         let why = if self.steps > self.budget.steps {
             format!("more than {} steps", self.budget.steps)
-        } else if let Some(t) = self.budget.time.filter(|_| self.steps % 256 == 0)
+        } else if let Some(t) = self.budget.time.filter(|_| self.steps.is_multiple_of(256))
             && self.started.elapsed() > t
         {
             format!("more than {} ms", t.as_millis())
