@@ -24,6 +24,45 @@ pub struct EvalContext {
     variables: BTreeMap<String, Value>,
     functions: BTreeMap<String, Arc<Function>>,
     parent: Option<Arc<EvalContext>>,
+    budget: Option<Budget>,
+}
+
+/// Limits on the work of evaluating one expression. Past one, evaluation
+/// stops with an "Evaluation budget exceeded" diagnostic instead of
+/// running on; the default keeps a library caller safe from one hostile
+/// expression (nested `for` loops over `range(1024)`, strings doubled in a
+/// template) while leaving room for any real configuration.
+///
+/// ```
+/// use hclwright::eval::{Budget, EvalContext, evaluate_str};
+/// let ctx = EvalContext::new()
+///     .with_terraform_functions()
+///     .with_budget(Budget { steps: 10_000, ..Budget::default() });
+/// let err = evaluate_str("[for i in range(1000) : [for j in range(1000) : i * j]]", &ctx)
+///     .unwrap_err();
+/// assert_eq!(err[0].summary, "Evaluation budget exceeded");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The most expressions evaluated (every operand, argument and `for`
+    /// body counts once each time it is evaluated). Default: a million.
+    pub steps: u64,
+    /// The longest time the evaluation may take; `None` (the default) for
+    /// no deadline, so that results do not depend on the machine's speed.
+    pub time: Option<std::time::Duration>,
+    /// The longest string, in bytes, any expression may produce. Default:
+    /// 64 MiB.
+    pub max_string_len: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            steps: 1_000_000,
+            time: None,
+            max_string_len: 64 << 20,
+        }
+    }
 }
 
 impl EvalContext {
@@ -38,6 +77,26 @@ impl EvalContext {
             parent: Some(parent),
             ..EvalContext::default()
         }
+    }
+
+    /// The context with `budget` as its limits (see [`Budget`]).
+    pub fn with_budget(mut self, budget: Budget) -> EvalContext {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// Sets the limits of evaluations in this context.
+    pub fn set_budget(&mut self, budget: Budget) -> &mut Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// The limits of evaluations in this context: its own, else the
+    /// nearest parent's, else [`Budget::default`].
+    pub fn budget(&self) -> Budget {
+        self.budget
+            .or_else(|| self.parent.as_deref().map(EvalContext::budget))
+            .unwrap_or_default()
     }
 
     /// Defines (or replaces) a variable.
@@ -100,6 +159,7 @@ impl EvalContext {
         for (name, f) in &self.functions {
             out.functions.insert(name.clone(), f.clone());
         }
+        out.budget = Some(self.budget());
         out
     }
 

@@ -75,6 +75,11 @@ pub(crate) struct Evaluator<'c> {
     depth: u32,
     /// Whether the template being rendered has met a sensitive value.
     pub(crate) template_marked: bool,
+    /// The limits, the work done so far and whether they were passed.
+    budget: super::context::Budget,
+    steps: u64,
+    started: std::time::Instant,
+    out_of_budget: bool,
 }
 
 const DYNAMIC: Value = Value::Unknown(Type::Dynamic);
@@ -135,7 +140,36 @@ impl<'c> Evaluator<'c> {
             diagnostics: Vec::new(),
             depth: 0,
             template_marked: false,
+            budget: ctx.budget(),
+            steps: 0,
+            started: std::time::Instant::now(),
+            out_of_budget: false,
         }
+    }
+
+    /// Counts one step; `true` (with one diagnostic, at `e`) once the
+    /// budget is spent, after which every evaluation returns at once.
+    fn over_budget(&mut self, e: &Expr) -> bool {
+        if self.out_of_budget {
+            return true;
+        }
+        self.steps += 1;
+        let why = if self.steps > self.budget.steps {
+            format!("more than {} steps", self.budget.steps)
+        } else if let Some(t) = self.budget.time.filter(|_| self.steps.is_multiple_of(256))
+            && self.started.elapsed() > t
+        {
+            format!("more than {} ms", t.as_millis())
+        } else {
+            return false;
+        };
+        self.out_of_budget = true;
+        self.error(
+            "Evaluation budget exceeded",
+            format!("Evaluating this expression took {why}; it was stopped."),
+            range(e),
+        );
+        true
     }
 
     fn error(&mut self, summary: &str, detail: impl Into<String>, at: TextRange) {
@@ -185,10 +219,28 @@ impl<'c> Evaluator<'c> {
         // Checked at every level: one level of evaluation (an operator with
         // its conversions, a call with its arguments) takes far more stack
         // than one level of parsing, above all in a debug build.
+        if self.over_budget(e) {
+            return DYNAMIC;
+        }
         self.depth += 1;
         let v = stacker::maybe_grow(EVAL_RED_ZONE, EVAL_STACK_SEGMENT, || self.eval_inner(e));
         self.depth -= 1;
-        v
+        match &v {
+            Value::String(s) if s.len() > self.budget.max_string_len && !self.out_of_budget => {
+                self.out_of_budget = true;
+                let limit = self.budget.max_string_len;
+                self.error(
+                    "Evaluation budget exceeded",
+                    format!(
+                        "This expression makes a string of {} bytes, more than the limit of {limit}.",
+                        s.len()
+                    ),
+                    range(e),
+                );
+                DYNAMIC
+            }
+            _ => v,
+        }
     }
 
     fn eval_inner(&mut self, e: &Expr) -> Value {

@@ -35,14 +35,16 @@ pub use analysis::{
 };
 pub use compiled::CompiledExpr;
 pub use constraint::{Attribute, Constraint};
-pub use context::{EvalContext, Function, FunctionError, Implementation, Param, ReturnType};
+pub use context::{
+    Budget, EvalContext, Function, FunctionError, Implementation, Param, ReturnType,
+};
 pub use convert::{ConvertError, conversion_exists, convert, convert_with, unify, unify_with};
 pub use decode::{DecodeError, decode_body, decode_json_str, decode_str};
 pub use diagnostic::Diagnostic;
 pub use display::{console_string, go_quote, json_string, to_json};
 pub use expr::{Evaluation, evaluate, evaluate_str, get_attr, index};
 pub use module::{FileDiagnostic, Module, ModuleInputs, VarOption, local_references};
-pub use number::{NotANumber, Number, PRECISION};
+pub use number::{EXACT_PRINT_EXP, MAX_EXP, MIN_EXP, NotANumber, Number, PRECISION};
 pub use smol_str::SmolStr;
 pub use types::Type;
 pub use value::{Value, set_order};

@@ -16,6 +16,24 @@ use std::sync::Arc;
 /// The precision, in bits, of number literals and of arithmetic results.
 pub const PRECISION: u32 = 512;
 
+/// The largest binary exponent of a finite number, as Go's `big.MaxExp`:
+/// a number is `0.m × 2^e` with `½ ≤ 0.m < 1` and `e ≤ MAX_EXP`; results
+/// above it become infinities (`1e646456993` is `+Inf`).
+pub const MAX_EXP: i64 = i32::MAX as i64;
+
+/// The smallest binary exponent of a nonzero number, as Go's `big.MinExp`;
+/// results below it become zeros (`1e-646457000` is `0`).
+pub const MIN_EXP: i64 = i32::MIN as i64;
+
+/// Beyond this many bits of binary exponent, numbers are printed from an
+/// approximation (correct to far more digits than the precision holds)
+/// instead of their full decimal expansion, and the `f` verb and the plain
+/// form switch to exponent notation: `1e+400000`. The limit keeps
+/// `1e100000` and `1e-100000` in full, as `terraform console` prints them;
+/// beyond it, `terraform console` also prints in full, which takes minutes
+/// to hours and gigabytes for the largest.
+pub const EXACT_PRINT_EXP: i64 = 340_000;
+
 /// An arbitrary-precision binary floating-point number.
 ///
 /// ```
@@ -157,7 +175,16 @@ impl Number {
             return None;
         }
         let mant: BigUint = digits.parse().ok()?;
-        Some(from_decimal(neg, mant, e10.checked_sub(frac_digits)?))
+        let e10 = e10.checked_sub(frac_digits)?;
+        if !mant.is_zero() {
+            // Go's `big.Float` parser refuses a literal whose binary exponent
+            // before the decimal scaling is already out of range.
+            let exp2 = (mant.bits() as i64).checked_add(e10)?;
+            if !(MIN_EXP..=MAX_EXP).contains(&exp2) {
+                return None;
+            }
+        }
+        Some(from_decimal(neg, mant, e10))
     }
 
     /// The precision in bits.
@@ -297,7 +324,24 @@ impl Number {
             (Form::Zero, _) => Ok(other.with_precision(prec)),
             (_, Form::Zero) => Ok(self.with_precision(prec)),
             (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
-                let e = (*ea).min(*eb);
+                // An operand wholly below the other's rounding position only
+                // decides the rounding: it is replaced by a single bit just
+                // above nothing, far below half an ulp, so that the shift
+                // below stays small whatever the exponents' distance.
+                let (ta, tb) = (ea + ma.bits() as i64, eb + mb.bits() as i64);
+                let floor = ta.max(tb) - prec as i64 - 4;
+                let one = Arc::new(BigUint::one());
+                let (ma, ea) = if ta < floor {
+                    (&one, floor - 1)
+                } else {
+                    (ma, *ea)
+                };
+                let (mb, eb) = if tb < floor {
+                    (&one, floor - 1)
+                } else {
+                    (mb, *eb)
+                };
+                let e = ea.min(eb);
                 let a = &**ma << ((ea - e) as usize);
                 let b = &**mb << ((eb - e) as usize);
                 let (neg, mag) = if self.neg == other.neg {
@@ -455,15 +499,28 @@ impl Number {
             out.push_str("Inf");
             return out;
         }
-        let mut d = match &self.form {
-            Form::Finite { mant, exp } => Decimal::of(mant, *exp),
+        // Far exponents: digits from a scaled approximation, and exponent
+        // notation where the plain form would be longer than the limit.
+        let scale = match &self.form {
+            Form::Finite { mant, exp } if exp.abs() > EXACT_PRINT_EXP => {
+                Some(decimal_scale(mant, *exp))
+            }
+            _ => None,
+        };
+        let mut d = match (&self.form, scale) {
+            (Form::Finite { mant, exp }, Some(s)) => Decimal::approx(mant, *exp, s),
+            (Form::Finite { mant, exp }, None) => Decimal::of(mant, *exp),
             _ => Decimal::default(),
         };
         let shortest = precision < 0;
+        let verb = match verb {
+            'f' if scale.is_some() && (shortest || d.point > 0) => 'e',
+            other => other,
+        };
         let mut prec = precision as i64;
         if shortest {
             if let Form::Finite { mant, exp } = &self.form {
-                d.round_shortest(mant, *exp, self.prec);
+                d.round_shortest(mant, *exp, self.prec, scale);
             }
             prec = match verb {
                 'e' | 'E' => d.digits.len() as i64 - 1,
@@ -525,7 +582,7 @@ impl PartialEq for Number {
 
 /// `mant * 2^exp` rounded to `prec` bits, to nearest even; `sticky` says
 /// that nonzero bits were already dropped below `mant`.
-fn rounded(neg: bool, mut mant: BigUint, mut exp: i64, prec: u32, sticky: bool) -> Number {
+fn rounded(neg: bool, mant: BigUint, exp: i64, prec: u32, sticky: bool) -> Number {
     if mant.is_zero() {
         return Number {
             neg,
@@ -533,6 +590,24 @@ fn rounded(neg: bool, mut mant: BigUint, mut exp: i64, prec: u32, sticky: bool) 
             prec,
         };
     }
+    let (mant, exp) = round_raw(mant, exp, prec, sticky);
+    let top = exp.saturating_add(mant.bits() as i64);
+    let form = if top > MAX_EXP {
+        Form::Inf
+    } else if top < MIN_EXP {
+        Form::Zero
+    } else {
+        Form::Finite {
+            mant: Arc::new(mant),
+            exp,
+        }
+    };
+    Number { neg, form, prec }
+}
+
+/// `mant × 2^exp` (`mant` nonzero) rounded to `prec` bits, to nearest even,
+/// with no exponent range: the odd mantissa and its exponent.
+fn round_raw(mut mant: BigUint, mut exp: i64, prec: u32, sticky: bool) -> (BigUint, i64) {
     let bits = mant.bits();
     if bits > prec as u64 {
         let shift = bits - prec as u64;
@@ -548,14 +623,7 @@ fn rounded(neg: bool, mut mant: BigUint, mut exp: i64, prec: u32, sticky: bool) 
     let tz = mant.trailing_zeros().unwrap_or(0);
     mant >>= tz;
     exp += tz as i64;
-    Number {
-        neg,
-        form: Form::Finite {
-            mant: Arc::new(mant),
-            exp,
-        },
-        prec,
-    }
+    (mant, exp)
 }
 
 /// `mant × 10^e10` at the standard precision.
@@ -579,39 +647,64 @@ fn from_decimal(neg: bool, mant: BigUint, e10: i64) -> Number {
         let (q, r) = (&mant << (shift as usize)).div_rem(&den);
         return rounded(neg, q, -shift, PRECISION, !r.is_zero());
     }
-    // Far exponents: a power of ten rounded with 64 guard bits, then one
-    // rounded multiplication or division.
+    // Far exponents: a power of ten rounded with 64 guard bits and no
+    // exponent range (10^646456993 is out of range but its inverse is not),
+    // then one rounded multiplication or division.
     let work = PRECISION + 64;
-    let mut power = rounded(false, BigUint::one(), 0, work, false);
-    let mut base = rounded(false, BigUint::from(10u32), 0, work, false);
+    let mut power = (BigUint::one(), 0i64);
+    let mut base = (BigUint::from(10u32), 0i64);
     let mut k = e10.unsigned_abs();
     while k > 0 {
         if k & 1 == 1 {
-            power = power.mul_at(&base, work);
+            power = round_raw(&power.0 * &base.0, power.1 + base.1, work, false);
         }
-        base = base.mul_at(&base, work);
         k >>= 1;
+        if k > 0 {
+            base = round_raw(&base.0 * &base.0, base.1 * 2, work, false);
+        }
     }
-    let m = rounded(neg, mant, 0, work, false);
-    let r = if e10 > 0 {
-        m.mul_at(&power, PRECISION)
+    let (pm, pe) = power;
+    let (mm, me) = round_raw(mant, 0, work, false);
+    if e10 > 0 {
+        rounded(neg, mm * pm, me + pe, PRECISION, false)
     } else {
-        m.div(&power.with_precision(work))
-            .unwrap_or_else(|_| Number::zero())
-            .with_precision(PRECISION)
-    };
-    r.at(PRECISION)
+        let want = PRECISION as i64 + 2 + pm.bits() as i64 - mm.bits() as i64;
+        let shift = want.max(0);
+        let (q, r) = (&mm << (shift as usize)).div_rem(&pm);
+        rounded(neg, q, me - shift - pe, PRECISION, !r.is_zero())
+    }
 }
 
-impl Number {
-    fn mul_at(&self, other: &Number, prec: u32) -> Number {
-        match (&self.form, &other.form) {
-            (Form::Finite { mant: ma, exp: ea }, Form::Finite { mant: mb, exp: eb }) => {
-                rounded(self.neg != other.neg, &**ma * &**mb, ea + eb, prec, false)
-            }
-            _ => self.mul(other).unwrap_or_else(|_| Number::zero()),
+/// The number of decimal digits [`Decimal::approx`] makes before its last.
+const APPROX_DIGITS: i64 = 240;
+
+/// The precision of the power of ten in [`Decimal::approx`].
+const APPROX_BITS: u32 = 1200;
+
+/// The power of ten that brings `mant × 2^exp` to about
+/// [`APPROX_DIGITS`] digits before the point.
+fn decimal_scale(mant: &BigUint, exp: i64) -> i64 {
+    let top = exp + mant.bits() as i64;
+    // log10(2) from below, so the estimate is at most one digit off.
+    let digits = (top as f64 * std::f64::consts::LOG10_2).floor() as i64;
+    digits - APPROX_DIGITS
+}
+
+/// `10^k` rounded to [`APPROX_BITS`], as a mantissa and binary exponent,
+/// by repeated squaring (about 2·log2(k) rounded products).
+fn pow10_approx(mut k: u64) -> (BigUint, i64) {
+    let mut power = (BigUint::one(), 0i64);
+    let mut base = (BigUint::from(10u32), 0i64);
+    while k > 0 {
+        if k & 1 == 1 {
+            power = round_raw(&power.0 * &base.0, power.1 + base.1, APPROX_BITS, false);
+        }
+        k >>= 1;
+        if k > 0 {
+            base = round_raw(&base.0 * &base.0, base.1 * 2, APPROX_BITS, false);
         }
     }
+    power
 }
 
 /// A decimal `0.d1d2d3… × 10^point`, as Go's `big` package formats.
@@ -634,6 +727,32 @@ impl Decimal {
         while digits.last() == Some(&b'0') {
             digits.pop();
         }
+        Decimal { digits, point }
+    }
+
+    /// The decimal digits of `mant × 2^exp ÷ 10^scale`, truncated, with a
+    /// final `1` standing for the digits beyond (a number this far from 1
+    /// never has a short exact decimal form). `scale` comes from
+    /// [`decimal_scale`], so that about [`APPROX_DIGITS`] digits are made
+    /// and the cost does not depend on the exponent. The power of ten is
+    /// rounded to `APPROX_BITS`, so the digits are right to far more places
+    /// than a 512-bit number holds.
+    fn approx(mant: &BigUint, exp: i64, scale: i64) -> Decimal {
+        let (pm, pe) = pow10_approx(scale.unsigned_abs());
+        // value ÷ 10^scale, or value × 10^-scale, as `num × 2^shift ÷ den`.
+        let (num, den, shift) = if scale >= 0 {
+            (mant.clone(), pm, exp - pe)
+        } else {
+            (mant * pm, BigUint::one(), exp + pe)
+        };
+        let q = if shift >= 0 {
+            (num << (shift as usize)) / den
+        } else {
+            num / (den << ((-shift) as usize))
+        };
+        let mut digits = q.to_str_radix(10).into_bytes();
+        let point = digits.len() as i64 + scale;
+        digits.push(b'1');
         Decimal { digits, point }
     }
 
@@ -699,7 +818,7 @@ impl Decimal {
 
     /// Rounds to the fewest digits that still read back, at `prec` bits,
     /// to `mant × 2^exp`.
-    fn round_shortest(&mut self, mant: &BigUint, exp: i64, prec: u32) {
+    fn round_shortest(&mut self, mant: &BigUint, exp: i64, prec: u32, scale: Option<i64>) {
         if self.digits.is_empty() {
             return;
         }
@@ -713,8 +832,13 @@ impl Decimal {
             m >>= s as usize;
         }
         e += s;
-        let lower = Decimal::of(&(&m - 1u32), e);
-        let upper = Decimal::of(&(&m + 1u32), e);
+        let (lower, upper) = match scale {
+            Some(s) => (
+                Decimal::approx(&(&m - 1u32), e, s),
+                Decimal::approx(&(&m + 1u32), e, s),
+            ),
+            None => (Decimal::of(&(&m - 1u32), e), Decimal::of(&(&m + 1u32), e)),
+        };
         let inclusive = !m.bit(1);
         for i in 0..self.digits.len() {
             let d = self.digits[i];
@@ -821,6 +945,57 @@ mod tests {
         assert_eq!(n("3.14159").text('f', 2), "3.14");
         assert_eq!(n("0.006").text('f', 2), "0.01");
         assert_eq!(n("1500").text('e', 3), "1.500e+03");
+    }
+
+    #[test]
+    fn exponents_out_of_range_are_infinities_and_zeros_as_in_go() {
+        // Each of these hung (or grew to gigabytes) before the exponent range.
+        assert_eq!(n("1e999999999").to_string(), "+Inf");
+        assert_eq!(n("-1e999999999").to_string(), "-Inf");
+        assert_eq!(n("2e-999999999").to_string(), "0");
+        assert_eq!(n("-2e-999999999").to_string(), "-0");
+        assert_eq!(n("1e646456994").to_string(), "+Inf");
+        assert_eq!(n("1e646456992").to_string(), "1e+646456992");
+        // 10^-646456993 is just inside Go's range, 10^-646457000 is not.
+        assert!(!n("1e-646456993").is_zero());
+        assert!(n("1e-646457000").is_zero());
+        // Go's parser refuses a binary exponent out of range outright.
+        assert!(Number::parse("1e3000000000").is_none());
+        assert!(Number::parse("1e-3000000000").is_none());
+        assert!(Number::parse("1e99999999999999999999").is_none());
+        assert!(Number::parse("0e3000000000").unwrap().is_zero());
+        let big = n("1e400000000");
+        assert_eq!(big.mul(&big).unwrap().to_string(), "+Inf");
+        let tiny = n("1e-400000000");
+        assert!(tiny.mul(&tiny).unwrap().is_zero());
+        assert!(n("1e999999999").sub(&n("1e999999999")).is_err());
+    }
+
+    #[test]
+    fn far_apart_operands_add_without_shifting_by_the_distance() {
+        let big = n("1e600000000");
+        assert_eq!(big.add(&n("1")).unwrap(), big);
+        assert_eq!(n("1").add(&n("1e-600000000")).unwrap(), n("1"));
+        // Rounding still sees the tiny operand: 2 - tiny rounds back up to 2.
+        let p = n("2").mul(&n("1")).unwrap();
+        assert_eq!(p.sub(&n("1e-600000000")).unwrap(), p);
+        assert_eq!(big.sub(&big).unwrap().to_string(), "0");
+    }
+
+    #[test]
+    fn far_numbers_print_from_an_approximation_in_exponent_form() {
+        let x = n("1.2345678901234567890123e400000")
+            .div(&n("7"))
+            .unwrap()
+            .text('e', 60);
+        assert_eq!(
+            x,
+            "1.763668414462081127160428571428571428571428571428571428571429e+399999"
+        );
+        assert_eq!(n("2e-400000000").text('g', 3), "2e-400000000");
+        assert_eq!(n("1e600000000").text('f', 2), "1.00e+600000000");
+        assert_eq!(n("1e-600000000").text('f', 3), "0.000");
+        assert_eq!(n("1e100000").to_string().len(), 100_001);
     }
 
     #[test]

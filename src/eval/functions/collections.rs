@@ -832,6 +832,15 @@ pub fn register(ctx: &mut EvalContext) {
                 })
             },
             |args, ret| {
+                let limit = super::limits::MAX_PRODUCT;
+                let count = args
+                    .iter()
+                    .try_fold(1usize, |n, a| n.checked_mul(items(a).len()));
+                if count.is_none_or(|n| n > limit) {
+                    return Err(FunctionError::new(format!(
+                        "the product would have more than {limit} elements"
+                    )));
+                }
                 let mut rows: Vec<Vec<Value>> = vec![Vec::new()];
                 for a in args {
                     let mut next = Vec::new();

@@ -25,6 +25,9 @@ pub fn register(ctx: &mut EvalContext) {
                 if !args[0].is_wholly_known() {
                     return Ok(Value::Unknown(Type::String));
                 }
+                if has_infinity(&args[0]) {
+                    return Err(FunctionError::new("cannot serialize infinity as JSON"));
+                }
                 to_json(&args[0])
                     .map(Value::string)
                     .ok_or_else(|| FunctionError::new("value is not known"))
@@ -37,7 +40,7 @@ pub fn register(ctx: &mut EvalContext) {
             let text = s(&args[0]);
             let v: serde_json::Value =
                 serde_json::from_str(text).map_err(|e| arg_error(0, json_error(text, &e)))?;
-            Ok(from_json(&v))
+            try_from_json(&v).map_err(FunctionError::new)
         }),
     );
     ctx.set_function("base64encode", string_fn(|x| STANDARD.encode(x)));
@@ -219,21 +222,43 @@ fn json_error(text: &str, e: &serde_json::Error) -> String {
 }
 
 /// A JSON value as cty reads it: objects as objects, arrays as tuples,
-/// numbers at full precision.
+/// numbers at full precision (a number out of range reads as zero; see
+/// [`try_from_json`]).
 pub(crate) fn from_json(v: &serde_json::Value) -> Value {
-    match v {
+    try_from_json(v).unwrap_or_else(|_| Value::Number(Number::zero()))
+}
+
+/// As [`from_json`], failing as cty does ("a number is required") on a
+/// number whose exponent is out of range (`1e3000000000`).
+pub(crate) fn try_from_json(v: &serde_json::Value) -> Result<Value, String> {
+    Ok(match v {
         serde_json::Value::Null => Value::Null(Type::Dynamic),
         serde_json::Value::Bool(b) => Value::Bool(*b),
-        serde_json::Value::Number(n) => {
-            Value::Number(Number::parse(&n.to_string()).unwrap_or_else(Number::zero))
-        }
+        serde_json::Value::Number(n) => Value::Number(
+            Number::parse(&n.to_string()).ok_or_else(|| "a number is required".to_string())?,
+        ),
         serde_json::Value::String(s) => Value::string(s),
-        serde_json::Value::Array(items) => Value::Tuple(items.iter().map(from_json).collect()),
+        serde_json::Value::Array(items) => {
+            Value::Tuple(items.iter().map(try_from_json).collect::<Result<_, _>>()?)
+        }
         serde_json::Value::Object(map) => Value::Object(
             map.iter()
-                .map(|(k, v)| (k.as_str().into(), from_json(v)))
-                .collect(),
+                .map(|(k, v)| Ok((k.as_str().into(), try_from_json(v)?)))
+                .collect::<Result<_, String>>()?,
         ),
+    })
+}
+
+/// Whether an infinity is somewhere in `v` (JSON has no infinities).
+fn has_infinity(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.is_infinite(),
+        Value::Sensitive(inner) => has_infinity(inner),
+        Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
+            items.iter().any(has_infinity)
+        }
+        Value::Map(_, items) | Value::Object(items) => items.values().any(has_infinity),
+        _ => false,
     }
 }
 

@@ -140,7 +140,7 @@ pub fn format(spec: &str, args: &[Value]) -> Result<String> {
             i += 1;
         }
         if !width.is_empty() {
-            v.width = width.parse().ok();
+            v.width = Some(checked_width(&width, "width", offset)?);
         }
         if chars.get(i).map(|x| x.1) == Some('.') {
             i += 1;
@@ -149,7 +149,11 @@ pub fn format(spec: &str, args: &[Value]) -> Result<String> {
                 prec.push(d);
                 i += 1;
             }
-            v.prec = Some(prec.parse().unwrap_or(0));
+            v.prec = Some(if prec.is_empty() {
+                0
+            } else {
+                checked_width(&prec, "precision", offset)?
+            });
         }
         if let Some(n) = read_index(&mut i) {
             explicit = Some(n);
@@ -177,6 +181,19 @@ pub fn format(spec: &str, args: &[Value]) -> Result<String> {
         )));
     }
     Ok(out)
+}
+
+/// A verb's width or precision, refused past
+/// [`MAX_FORMAT_WIDTH`](super::limits::MAX_FORMAT_WIDTH).
+fn checked_width(digits: &str, what: &str, offset: usize) -> Result<usize> {
+    let limit = super::limits::MAX_FORMAT_WIDTH;
+    match digits.parse::<usize>() {
+        Ok(n) if n <= limit => Ok(n),
+        _ => Err(FunctionError::argument(
+            0,
+            format!("the {what} {digits} at offset {offset} is more than the limit of {limit}"),
+        )),
+    }
 }
 
 fn fail(v: &Verb, why: impl std::fmt::Display) -> FunctionError {

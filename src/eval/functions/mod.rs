@@ -7,6 +7,7 @@ pub mod datetime;
 pub mod encoding;
 pub mod filesystem;
 pub mod format;
+pub mod limits;
 pub mod network;
 pub mod numbers;
 pub mod strings;

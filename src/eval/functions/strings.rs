@@ -92,11 +92,23 @@ pub fn register(ctx: &mut EvalContext) {
             vec![p("spaces", Type::Number), p("str", Type::String)],
             Type::String,
             |args, _| {
-                let spaces = int(&args[0], 0, "spaces")?;
-                let pad = " ".repeat(spaces.max(0) as usize);
-                Ok(Value::string(
-                    s(&args[1]).replace('\n', &format!("\n{pad}")),
-                ))
+                let spaces = int(&args[0], 0, "spaces")?.max(0) as u64;
+                let text = s(&args[1]);
+                let lines = text.matches('\n').count() as u64;
+                let limit = super::limits::MAX_GENERATED_LEN;
+                let size = spaces
+                    .saturating_mul(lines)
+                    .saturating_add(text.len() as u64);
+                if size > limit as u64 {
+                    return Err(FunctionError::argument(
+                        0,
+                        format!(
+                            "the result would be {size} bytes long, more than the limit of {limit}"
+                        ),
+                    ));
+                }
+                let pad = " ".repeat(if lines == 0 { 0 } else { spaces as usize });
+                Ok(Value::string(text.replace('\n', &format!("\n{pad}"))))
             },
         ),
     );

@@ -1,0 +1,24 @@
+//! The sizes past which functions whose output size comes from an argument
+//! fail with an error instead of allocating without bound.
+//!
+//! | function | limit | Terraform |
+//! |---|---|---|
+//! | `range` | 1024 values | the same limit and message |
+//! | `format`, `formatlist` width and precision | [`MAX_FORMAT_WIDTH`] | Go's `fmt` gives `%!(NOVERB)` for number widths past about ten million; string widths are not limited |
+//! | `indent` | a result of at most [`MAX_GENERATED_LEN`] bytes | not limited |
+//! | `setproduct` | at most [`MAX_PRODUCT`] combinations | not limited |
+//! | `templatefile` | no call from inside a template | the same rule and message |
+//!
+//! Functions whose output is at most proportional to their input (`strrev`,
+//! `chunklist`, `base64gzip`, `cidrsubnets`, `join`…) need no limit of
+//! their own: the [budget](crate::eval::Budget) bounds what any expression
+//! makes in total.
+
+/// The largest width or precision in a `format` or `formatlist` verb.
+pub const MAX_FORMAT_WIDTH: usize = 10_000_000;
+
+/// The largest string, in bytes, that `indent` makes.
+pub const MAX_GENERATED_LEN: usize = 64 << 20;
+
+/// The most combinations `setproduct` makes.
+pub const MAX_PRODUCT: usize = 1 << 20;

@@ -1,0 +1,157 @@
+//! Hostile input to evaluation and conversion: each case gives its result
+//! or a clean error, and returns. The 30 s guard only detects hangs (each
+//! case hung or grew to gigabytes before the fixes of issue 33); it is not
+//! a speed target.
+
+use hclwright::eval::{Budget, EvalContext, console_string, evaluate_str};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Evaluates `expr` on a thread and fails the test if it does not return
+/// within the guard: `Ok(printed value)` or `Err(first summary: detail)`.
+fn eval_guarded(expr: &'static str, budget: Option<Budget>) -> Result<String, String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut ctx = EvalContext::new().with_terraform_functions();
+        if let Some(b) = budget {
+            ctx.set_budget(b);
+        }
+        let r = evaluate_str(expr, &ctx)
+            .map(|v| console_string(&v))
+            .map_err(|d| format!("{}: {}", d[0].summary, d[0].detail));
+        let _ = tx.send(r);
+    });
+    rx.recv_timeout(Duration::from_secs(30))
+        .unwrap_or_else(|_| panic!("`{expr}` did not return within 30 s"))
+}
+
+#[test]
+fn huge_exponents_are_infinities_and_zeros_as_in_terraform() {
+    // Answers recorded with `echo EXPR | terraform console` (1.11.4).
+    for (expr, want) in [
+        ("1e999999999", "+Inf"),
+        ("-1e999999999", "-Inf"),
+        ("2e-999999999", "0"),
+        ("tostring(1e999999999)", "\"+Inf\""),
+        ("1e999999999 > 5", "true"),
+        ("1e-646456993 == 0", "false"),
+        ("1e-646457000 == 0", "true"),
+        ("1e400000000 * 1e400000000", "+Inf"),
+        ("1e-400000000 * 1e-400000000", "0"),
+        ("tonumber(\"1e999999999\")", "+Inf"),
+        ("jsondecode(\"1e999999999\")", "+Inf"),
+        ("yamldecode(\"1e999999999\")", "+Inf"),
+        ("length(tostring(1e100000))", "100001"),
+        ("format(\"%.3g\", 1e999999999)", "\"+Inf\""),
+    ] {
+        assert_eq!(eval_guarded(expr, None).as_deref(), Ok(want), "{expr}");
+    }
+}
+
+#[test]
+fn numbers_terraform_refuses_are_clean_errors() {
+    for (expr, want) in [
+        ("1e3000000000", "Invalid number literal"),
+        (
+            "1e999999999 - 1e999999999",
+            "can't subtract infinity from itself",
+        ),
+        ("jsondecode(\"[1e3000000000]\")", "a number is required"),
+        (
+            "jsonencode(1e999999999)",
+            "cannot serialize infinity as JSON",
+        ),
+    ] {
+        let err = eval_guarded(expr, None).unwrap_err();
+        assert!(err.contains(want), "{expr}: {err}");
+    }
+}
+
+#[test]
+fn numbers_far_beyond_the_printing_limit_print_in_exponent_form() {
+    // terraform console prints these in full and takes minutes to hours.
+    assert_eq!(
+        eval_guarded("1e646456992", None).as_deref(),
+        Ok("1e+646456992")
+    );
+    assert_eq!(
+        eval_guarded("1e600000000 + 1 == 1e600000000", None).as_deref(),
+        Ok("true")
+    );
+}
+
+#[test]
+fn sizes_from_arguments_have_limits() {
+    for (expr, want) in [
+        (
+            "format(\"%0100000000d\", 1)",
+            "more than the limit of 10000000",
+        ),
+        (
+            "format(\"%.99999999999999999999f\", 1)",
+            "more than the limit",
+        ),
+        (
+            "indent(1000000000000, \"a\\nb\")",
+            "more than the limit of 67108864",
+        ),
+        (
+            "setproduct(range(1000), range(1000), range(1000))",
+            "more than 1048576",
+        ),
+        ("range(1025)", "more than 1024 values"),
+    ] {
+        let err = eval_guarded(expr, None).unwrap_err();
+        assert!(err.contains(want), "{expr}: {err}");
+    }
+    assert_eq!(
+        eval_guarded("indent(1000000000000, \"a\")", None).as_deref(),
+        Ok("\"a\"")
+    );
+}
+
+#[test]
+fn the_budget_stops_nested_loops_and_growing_strings() {
+    let small = Budget {
+        steps: 20_000,
+        ..Budget::default()
+    };
+    let err = eval_guarded(
+        "length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : 1]]])",
+        Some(small),
+    )
+    .unwrap_err();
+    assert!(err.starts_with("Evaluation budget exceeded"), "{err}");
+    let short = Budget {
+        max_string_len: 1000,
+        ..Budget::default()
+    };
+    let err = eval_guarded(
+        "join(\"\", [for i in range(100) : \"0123456789abcdef\"])",
+        Some(short),
+    )
+    .unwrap_err();
+    assert!(err.contains("more than the limit of 1000"), "{err}");
+    let timed = Budget {
+        time: Some(Duration::from_millis(200)),
+        steps: u64::MAX,
+        ..Budget::default()
+    };
+    let err = eval_guarded(
+        "length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : 1]]])",
+        Some(timed),
+    )
+    .unwrap_err();
+    assert!(err.contains("more than 200 ms"), "{err}");
+}
+
+#[test]
+fn conversion_of_a_huge_exponent_returns() {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let r = hclwright::convert::to_json("x = 1e999999999\ny = 2e-999999999\n");
+        let _ = tx.send(r.is_ok());
+    });
+    rx.recv_timeout(Duration::from_secs(30))
+        .expect("conversion did not return within 30 s");
+}
