@@ -1,7 +1,7 @@
 //! A document edited by address: the native syntax through
 //! [`hclwright::Document`], the JSON syntax through
 //! [`hclwright::json::JsonDocument`], as `hclwright get|set|rm|mv|block`
-//! edit them.
+//! edit them. Every fallible method runs under [`crate::guard`].
 
 use hclwright::json::JsonDocument;
 use hclwright::{Address, Item, Placement};
@@ -32,98 +32,112 @@ pub struct Entry {
 impl Document {
     /// Parses `text` (as the JSON syntax when `json`).
     pub fn parse(text: &str, json: bool) -> Result<Document> {
-        if json {
-            JsonDocument::parse(text)
-                .map(|d| Document::Json(Box::new(d)))
-                .map_err(|errors| Error::syntax(&errors))
-        } else {
-            hclwright::Document::parse(text)
-                .map(|d| Document::Native(Box::new(d)))
-                .map_err(|e| Error::syntax(e.errors()))
-        }
+        crate::error::guard(|| {
+            if json {
+                JsonDocument::parse(text)
+                    .map(|d| Document::Json(Box::new(d)))
+                    .map_err(|errors| Error::syntax(&errors))
+            } else {
+                hclwright::Document::parse(text)
+                    .map(|d| Document::Native(Box::new(d)))
+                    .map_err(|e| Error::syntax(e.errors()))
+            }
+        })
     }
 
     /// The source texts of what `address` designates (several with `*`);
     /// empty when nothing matches.
     pub fn get_all(&self, address: &str) -> Result<Vec<String>> {
-        let found = match self {
-            Document::Native(d) => d.get_texts(Address::parse(address)?),
-            Document::Json(d) => d.get_all(address),
-        };
-        match found {
-            Ok(texts) => Ok(texts),
-            Err(e) if e.is_not_found() => Ok(Vec::new()),
-            Err(e) => Err(e.into()),
-        }
+        crate::error::guard(|| {
+            let found = match self {
+                Document::Native(d) => d.get_texts(Address::parse(address)?),
+                Document::Json(d) => d.get_all(address),
+            };
+            match found {
+                Ok(texts) => Ok(texts),
+                Err(e) if e.is_not_found() => Ok(Vec::new()),
+                Err(e) => Err(e.into()),
+            }
+        })
     }
 
     /// The source text of what `address` designates, `None` when nothing
     /// does; an address matching several items is an error.
     pub fn get(&self, address: &str) -> Result<Option<String>> {
-        let mut all = self.get_all(address)?;
-        if all.len() > 1 {
-            return Err(Error::new(
-                ErrorKind::Edit,
-                format!(
-                    "`{address}` matches {} items: use get_all for several",
-                    all.len()
-                ),
-            ));
-        }
-        Ok(all.pop())
+        crate::error::guard(|| {
+            let mut all = self.get_all(address)?;
+            if all.len() > 1 {
+                return Err(Error::new(
+                    ErrorKind::Edit,
+                    format!(
+                        "`{address}` matches {} items: use get_all for several",
+                        all.len()
+                    ),
+                ));
+            }
+            Ok(all.pop())
+        })
     }
 
     /// Sets `address` to `source` (HCL source), creating what is missing,
     /// as `hclwright set` does.
     pub fn set(&mut self, address: &str, source: &str) -> Result<()> {
-        match self {
-            Document::Native(d) => {
-                let value = hclwright::Value::parse(source)?;
-                d.set_with(address, value, Placement::Default)?;
+        crate::error::guard(|| {
+            match self {
+                Document::Native(d) => {
+                    let value = hclwright::Value::parse(source)?;
+                    d.set_with(address, value, Placement::Default)?;
+                }
+                Document::Json(d) => d.set_with(address, source, Placement::Default)?,
             }
-            Document::Json(d) => d.set_with(address, source, Placement::Default)?,
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Removes what `address` designates; false when nothing does.
     pub fn remove(&mut self, address: &str) -> Result<bool> {
-        let removed = match self {
-            Document::Native(d) => d.remove(address),
-            Document::Json(d) => d.remove(address),
-        };
-        match removed {
-            Ok(()) => Ok(true),
-            Err(e) if e.is_not_found() => Ok(false),
-            Err(e) => Err(e.into()),
-        }
+        crate::error::guard(|| {
+            let removed = match self {
+                Document::Native(d) => d.remove(address),
+                Document::Json(d) => d.remove(address),
+            };
+            match removed {
+                Ok(()) => Ok(true),
+                Err(e) if e.is_not_found() => Ok(false),
+                Err(e) => Err(e.into()),
+            }
+        })
     }
 
     /// Renames what `address` designates, as `hclwright mv` does.
     pub fn rename(&mut self, address: &str, new_name: &str) -> Result<()> {
-        match self {
-            Document::Native(d) => d.mv(address, new_name)?,
-            Document::Json(d) => {
-                let name = hclwright::document::mv_name(&Address::parse(address)?, new_name)?;
-                d.rename(address, &name)?;
+        crate::error::guard(|| {
+            match self {
+                Document::Native(d) => d.mv(address, new_name)?,
+                Document::Json(d) => {
+                    let name = hclwright::document::mv_name(&Address::parse(address)?, new_name)?;
+                    d.rename(address, &name)?;
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Appends an empty block `block_type` with `labels` to the body at
     /// `parent` (`""` for the top level), as `hclwright block append`.
     pub fn append_block(&mut self, parent: &str, block_type: &str, labels: &[&str]) -> Result<()> {
-        match self {
-            Document::Native(d) => d.append_block(parent, block_type, labels, "")?,
-            Document::Json(_) => {
-                return Err(Error::new(
-                    ErrorKind::Usage,
-                    "append_block is not supported on a JSON document yet: use set",
-                ));
+        crate::error::guard(|| {
+            match self {
+                Document::Native(d) => d.append_block(parent, block_type, labels, "")?,
+                Document::Json(_) => {
+                    return Err(Error::new(
+                        ErrorKind::Usage,
+                        "append_block is not supported on a JSON document yet: use set",
+                    ));
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// The whole text, edits applied.
@@ -202,22 +216,26 @@ impl Document {
     /// The blocks of the body at `address` (`""`: the top level), of
     /// `block_type` when given.
     pub fn blocks(&self, address: &str, block_type: Option<&str>) -> Result<Vec<Entry>> {
-        let (parent, items) = self.items(address)?;
-        Ok(items
-            .iter()
-            .filter(|i| matches!(i, Item::Block(_)))
-            .map(|i| Document::entry(&parent, i))
-            .filter(|e| block_type.is_none_or(|t| e.name == t))
-            .collect())
+        crate::error::guard(|| {
+            let (parent, items) = self.items(address)?;
+            Ok(items
+                .iter()
+                .filter(|i| matches!(i, Item::Block(_)))
+                .map(|i| Document::entry(&parent, i))
+                .filter(|e| block_type.is_none_or(|t| e.name == t))
+                .collect())
+        })
     }
 
     /// The attributes of the body at `address` (`""`: the top level).
     pub fn attributes(&self, address: &str) -> Result<Vec<Entry>> {
-        let (parent, items) = self.items(address)?;
-        Ok(items
-            .iter()
-            .filter(|i| !matches!(i, Item::Block(_)))
-            .map(|i| Document::entry(&parent, i))
-            .collect())
+        crate::error::guard(|| {
+            let (parent, items) = self.items(address)?;
+            Ok(items
+                .iter()
+                .filter(|i| !matches!(i, Item::Block(_)))
+                .map(|i| Document::entry(&parent, i))
+                .collect())
+        })
     }
 }
