@@ -5,10 +5,7 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use hclwright::ast::{AstNode, Expr};
-use hclwright::eval::{
-    EvalContext, Module, ModuleInputs, VarOption, console_string, evaluate, to_json,
-};
+use hclwright::eval::{ModuleInputs, VarOption, check_module_dir, console_eval};
 
 use super::{EXIT_OK, EXIT_USAGE};
 
@@ -63,120 +60,33 @@ pub fn run(args: EvalArgs) -> i32 {
         }
     }
     // A folder that is not there would evaluate as an empty module.
-    if let Err(message) = check_dir(&args.dir) {
+    if let Err(message) = check_module_dir(&args.dir) {
         eprintln!("hclwright eval: --dir {}: {message}", args.dir.display());
         return EXIT_EVAL_ERROR;
     }
-    let base = EvalContext::new()
-        .with_terraform_functions()
-        .with_filesystem_functions(&args.dir);
     let dir = if args.dir.as_os_str() == "." {
         PathBuf::from(".")
     } else {
         args.dir.clone()
     };
-    let mut base = base;
-    // The console's `type()`: only as the whole expression (below).
-    base.set_function(
-        "type",
-        hclwright::eval::Function::new(vec![], hclwright::eval::Type::Dynamic, |_, _| {
-            Err(hclwright::eval::FunctionError::new(
-                "the console-only \"type\" function cannot be used as part of an expression",
-            ))
-        })
-        .variadic(
-            hclwright::eval::Param::new("value", hclwright::eval::Type::Dynamic)
-                .allow_null()
-                .allow_dynamic()
-                .allow_unknown(),
-        ),
-    );
-    let module = Module::load(&dir, &inputs, base);
-    let mut stderr = std::io::stderr().lock();
-    if !module.diagnostics.is_empty() {
-        for d in &module.diagnostics {
-            let _ = write!(stderr, "{}", d.render());
+    match console_eval(&dir, &inputs, &text) {
+        Ok(value) => {
+            let out = if args.json && !value.type_only {
+                value.json_text(args.show_sensitive)
+            } else {
+                value.console_text()
+            };
+            let _ = writeln!(std::io::stdout().lock(), "{out}");
+            EXIT_OK
         }
-        return EXIT_EVAL_ERROR;
-    }
-    let parse = hclwright::parse_expr(&text);
-    let source = "<expr>";
-    if !parse.errors().is_empty() {
-        for e in parse.errors() {
-            let _ = write!(stderr, "{}", e.render(source, &text));
+        Err(diagnostics) => {
+            let mut stderr = std::io::stderr().lock();
+            for d in &diagnostics {
+                let _ = write!(stderr, "{}", d.render());
+            }
+            EXIT_EVAL_ERROR
         }
-        return EXIT_EVAL_ERROR;
     }
-    let Some(expr) = parse.syntax().descendants().find_map(Expr::cast) else {
-        let _ = writeln!(stderr, "{source}:1:1: expected an expression");
-        return EXIT_EVAL_ERROR;
-    };
-    // `type(x)` as the whole expression prints x's type, as the console does.
-    let type_of = hclwright::eval::static_call(&expr)
-        .filter(|c| c.name == "type" && c.args.len() == 1 && !c.expand_final)
-        .map(|c| c.args[0].clone());
-    let shown_expr = type_of.clone().unwrap_or_else(|| expr.clone());
-    // Terraform checks the references before evaluating anything.
-    let problems = module.reference_problems(&expr);
-    if !problems.is_empty() {
-        for d in &problems {
-            let _ = write!(stderr, "{}", d.render(source, &text));
-        }
-        return EXIT_EVAL_ERROR;
-    }
-    let result = evaluate(&shown_expr, &module.context);
-    let from_locals = module.diagnostics_for(&expr);
-    if !result.diagnostics.is_empty() || !from_locals.is_empty() {
-        for d in &from_locals {
-            let _ = write!(stderr, "{}", d.render());
-        }
-        for d in &result.diagnostics {
-            let _ = write!(stderr, "{}", d.render(source, &text));
-        }
-        return EXIT_EVAL_ERROR;
-    }
-    let mut stdout = std::io::stdout().lock();
-    let out = if type_of.is_some() {
-        result.value.ty().console_type_string()
-    } else if args.json {
-        json_output(&result.value, args.show_sensitive)
-    } else {
-        console_string(&result.value)
-    };
-    let _ = writeln!(stdout, "{out}");
-    EXIT_OK
-}
-
-/// Why `dir` cannot be the module folder, if it cannot.
-fn check_dir(dir: &std::path::Path) -> Result<(), String> {
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err("not a folder (give the folder that holds the module's .tf files)".into()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err("no such folder".into()),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-/// `{"value":…,"type":…}`, with `"known":false` for an unknown value, and
-/// `"sensitive":true` (the value left out unless `show_sensitive`) for a
-/// value that is or holds a sensitive one.
-fn json_output(value: &hclwright::eval::Value, show_sensitive: bool) -> String {
-    let sensitive = value.contains_sensitive();
-    let ty = value.ty().to_json();
-    let mut out = String::from("{");
-    let json = to_json(value);
-    if !sensitive || show_sensitive {
-        out.push_str(&format!("\"value\":{},", json.as_deref().unwrap_or("null")));
-    }
-    out.push_str(&format!("\"type\":{ty}"));
-    if json.is_none() {
-        out.push_str(",\"known\":false");
-    }
-    if sensitive {
-        out.push_str(",\"sensitive\":true");
-    }
-    out.push('}');
-    out
 }
 
 /// The `--var` and `--var-file` options in the order they were given

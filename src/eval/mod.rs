@@ -13,6 +13,7 @@
 
 mod analysis;
 mod compiled;
+mod console;
 mod constraint;
 mod context;
 mod convert;
@@ -34,6 +35,7 @@ pub use analysis::{
     StaticCall, abs_traversal, rel_traversal, static_call, static_list, static_map, variables,
 };
 pub use compiled::CompiledExpr;
+pub use console::{ConsoleValue, EXPR_NAME, check_module_dir, console_context, console_eval};
 pub use constraint::{Attribute, Constraint};
 pub use context::{
     Budget, EvalContext, Function, FunctionError, Implementation, Param, ReturnType,
