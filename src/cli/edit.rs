@@ -428,44 +428,10 @@ pub fn mv(args: MvArgs) -> i32 {
         }));
     }
     report(retrying(|| {
-        let address = Address::parse(&args.address)?;
         let mut opened = open(&args.file)?;
-        // A block moves to new labels (hcledit's `block mv`); its type is
-        // never renamed.
-        let is_block = opened
-            .doc
-            .get_all_detached(&address)
-            .is_ok_and(|items| items.iter().any(|i| matches!(i, Item::Block(_))));
-        if is_block {
-            opened.doc.move_block(&address, args.new_name.as_str())?;
-        } else {
-            let new_name = new_name(&address, &args.new_name)?;
-            opened.doc.rename(&address, &new_name)?;
-        }
+        opened.doc.mv(args.address.as_str(), &args.new_name)?;
         finish(opened, &args.output)
     }))
-}
-
-/// The name to rename to: NEW_NAME itself, or the last step of a full
-/// address in the same parent.
-pub(super) fn new_name(address: &Address, given: &str) -> Result<String, Failure> {
-    let Ok(target) = Address::parse(given) else {
-        return Ok(given.to_string());
-    };
-    if target.steps().len() == 1 {
-        return Ok(given.to_string());
-    }
-    match (address.parent(), target.parent()) {
-        (Some((from, _)), Some((to, hclwright::document::Step::Name(name)))) if from == to => {
-            Ok(name.clone())
-        }
-        _ => Err(Failure {
-            code: EXIT_ERRORS,
-            message: format!(
-                "error: `{given}` is not in the same place as `{address}`: mv renames, it does not move"
-            ),
-        }),
-    }
 }
 
 pub fn block(args: BlockArgs) -> i32 {

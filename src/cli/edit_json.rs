@@ -105,7 +105,7 @@ pub(super) fn mv(
     output: &OutputArgs,
 ) -> Result<(), Failure> {
     let parsed = Address::parse(address)?;
-    let new_name = super::edit::new_name(&parsed, new_name)?;
+    let new_name = hclwright::document::mv_name(&parsed, new_name)?;
     let mut opened = open(file)?;
     opened.doc.rename(address, &new_name)?;
     finish(&opened, output)

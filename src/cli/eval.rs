@@ -5,10 +5,7 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use hclwright::ast::{AstNode, Expr};
-use hclwright::eval::{
-    EvalContext, Module, ModuleInputs, VarOption, console_string, evaluate, to_json,
-};
+use hclwright::eval::{ModuleInputs, VarOption, console_eval};
 
 use super::{EXIT_OK, EXIT_USAGE};
 
@@ -54,94 +51,29 @@ pub fn run(args: EvalArgs) -> i32 {
             }
         }
     }
-    let base = EvalContext::new()
-        .with_terraform_functions()
-        .with_filesystem_functions(&args.dir);
     let dir = if args.dir.as_os_str() == "." {
         PathBuf::from(".")
     } else {
         args.dir.clone()
     };
-    let mut base = base;
-    // The console's `type()`: only as the whole expression (below).
-    base.set_function(
-        "type",
-        hclwright::eval::Function::new(vec![], hclwright::eval::Type::Dynamic, |_, _| {
-            Err(hclwright::eval::FunctionError::new(
-                "the console-only \"type\" function cannot be used as part of an expression",
-            ))
-        })
-        .variadic(
-            hclwright::eval::Param::new("value", hclwright::eval::Type::Dynamic)
-                .allow_null()
-                .allow_dynamic()
-                .allow_unknown(),
-        ),
-    );
-    let module = Module::load(&dir, &inputs, base);
-    let mut stderr = std::io::stderr().lock();
-    if !module.diagnostics.is_empty() {
-        for d in &module.diagnostics {
-            let _ = write!(stderr, "{}", d.render());
-        }
-        return EXIT_EVAL_ERROR;
-    }
-    let parse = hclwright::parse_expr(&text);
-    let source = "<expr>";
-    if !parse.errors().is_empty() {
-        for e in parse.errors() {
-            let _ = write!(stderr, "{}", e.render(source, &text));
-        }
-        return EXIT_EVAL_ERROR;
-    }
-    let Some(expr) = parse.syntax().descendants().find_map(Expr::cast) else {
-        let _ = writeln!(stderr, "{source}:1:1: expected an expression");
-        return EXIT_EVAL_ERROR;
-    };
-    // `type(x)` as the whole expression prints x's type, as the console does.
-    let type_of = hclwright::eval::static_call(&expr)
-        .filter(|c| c.name == "type" && c.args.len() == 1 && !c.expand_final)
-        .map(|c| c.args[0].clone());
-    let shown_expr = type_of.clone().unwrap_or_else(|| expr.clone());
-    // Terraform checks the references before evaluating anything.
-    let problems = module.reference_problems(&expr);
-    if !problems.is_empty() {
-        for d in &problems {
-            let _ = write!(stderr, "{}", d.render(source, &text));
-        }
-        return EXIT_EVAL_ERROR;
-    }
-    let result = evaluate(&shown_expr, &module.context);
-    let from_locals = module.diagnostics_for(&expr);
-    if !result.diagnostics.is_empty() || !from_locals.is_empty() {
-        for d in &from_locals {
-            let _ = write!(stderr, "{}", d.render());
-        }
-        for d in &result.diagnostics {
-            let _ = write!(stderr, "{}", d.render(source, &text));
-        }
-        return EXIT_EVAL_ERROR;
-    }
-    let mut stdout = std::io::stdout().lock();
-    let out = if type_of.is_some() {
-        result.value.ty().console_type_string()
-    } else if args.json {
-        let value = to_json(&result.value);
-        format!(
-            "{{\"value\":{},\"type\":{}{}}}",
-            value.as_deref().unwrap_or("null"),
-            result.value.ty().to_json(),
-            if value.is_none() {
-                ",\"known\":false"
+    match console_eval(&dir, &inputs, &text) {
+        Ok(value) => {
+            let out = if args.json && !value.type_only {
+                value.json_text()
             } else {
-                ""
+                value.console_text()
+            };
+            let _ = writeln!(std::io::stdout().lock(), "{out}");
+            EXIT_OK
+        }
+        Err(diagnostics) => {
+            let mut stderr = std::io::stderr().lock();
+            for d in &diagnostics {
+                let _ = write!(stderr, "{}", d.render());
             }
-        )
-    } else {
-        console_string(&result.value)
-    };
-    let _ = writeln!(stdout, "{out}");
-    EXIT_OK
+            EXIT_EVAL_ERROR
+        }
+    }
 }
 
 /// The `--var` and `--var-file` options in the order they were given

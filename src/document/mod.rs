@@ -77,6 +77,7 @@ mod edit_block;
 mod edit_collection;
 mod edit_comments;
 mod edit_item;
+mod edit_mv;
 mod error;
 mod group;
 mod handle;
@@ -100,6 +101,7 @@ use std::fmt;
 use text_size::{TextRange, TextSize};
 
 pub use address::{Address, IntoAddress, Step};
+pub use edit_mv::mv_name;
 pub use error::{EditError, ParseError};
 pub use handle::Handle;
 pub use item::Item;

@@ -13,6 +13,7 @@
 
 mod analysis;
 mod compiled;
+mod console;
 mod constraint;
 mod context;
 mod convert;
@@ -32,6 +33,7 @@ pub use analysis::{
     StaticCall, abs_traversal, rel_traversal, static_call, static_list, static_map, variables,
 };
 pub use compiled::CompiledExpr;
+pub use console::{ConsoleValue, EXPR_NAME, console_context, console_eval};
 pub use constraint::{Attribute, Constraint};
 pub use context::{EvalContext, Function, FunctionError, Implementation, Param, ReturnType};
 pub use convert::{ConvertError, conversion_exists, convert, convert_with, unify, unify_with};
