@@ -52,7 +52,9 @@ fn tagged(v: &b::Value) -> serde_json::Value {
         b::Value::Bool(x) => J::Bool(*x),
         b::Value::Number(n) => serde_json::json!(["n", n]),
         b::Value::String(s) => J::String(s.clone()),
-        b::Value::List(items) => serde_json::json!(["l", items.iter().map(tagged).collect::<Vec<_>>()]),
+        b::Value::List(items) => {
+            serde_json::json!(["l", items.iter().map(tagged).collect::<Vec<_>>()])
+        }
         b::Value::Map(items) => serde_json::json!([
             "m",
             items
