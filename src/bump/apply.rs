@@ -91,16 +91,22 @@ pub(super) enum New<'a> {
     Constraint(&'a str),
 }
 
+impl New<'_> {
+    /// What the version string `old` becomes.
+    pub(super) fn replacing(&self, old: &str) -> String {
+        match self {
+            New::Version(version, keep_operator) => bump(old, version, *keep_operator).text,
+            New::Constraint(c) => c.to_string(),
+        }
+    }
+}
+
 fn bump_to(doc: &mut Document, target: &Target, new: &New<'_>) -> Result<Vec<Change>, EditError> {
     let body = doc.body();
     let mut found: Vec<(SyntaxToken, String)> = Vec::new();
     let constraint = |token: SyntaxToken, found: &mut Vec<(SyntaxToken, String)>| {
         let old = token.text().to_string();
-        let text = match new {
-            New::Version(version, keep_operator) => bump(&old, version, *keep_operator).text,
-            New::Constraint(c) => c.to_string(),
-        };
-        found.push((token, text));
+        found.push((token, new.replacing(&old)));
     };
     let version = match new {
         New::Version(v, _) => Some(*v),

@@ -7,7 +7,7 @@
 use super::apply::{
     Change, New, Target, query_value, registry_path, registry_url, same_source, spliced,
 };
-use super::constraint::{Version, bump};
+use super::constraint::Version;
 use crate::SyntaxError;
 use crate::diff::TextEdit;
 use crate::json::{JsonObject, JsonValue};
@@ -61,15 +61,11 @@ fn bump_json_to(
     if !parse.errors().is_empty() {
         return Err(parse.errors().to_vec());
     }
-    let roots = parse.root().map(|r| bodies(&r)).unwrap_or_default();
+    let roots = parse.root().map(|r| r.bodies()).unwrap_or_default();
     let mut found: Vec<(SyntaxToken, String)> = Vec::new();
     let constraint = |token: SyntaxToken, found: &mut Vec<(SyntaxToken, String)>| {
         let old = inner(&token).to_string();
-        let text = match new {
-            New::Version(version, keep_operator) => bump(&old, version, *keep_operator).text,
-            New::Constraint(c) => c.to_string(),
-        };
-        found.push((token, text));
+        found.push((token, new.replacing(&old)));
     };
     let version = match new {
         New::Version(v, _) => Some(*v),
@@ -183,19 +179,6 @@ fn inner(token: &SyntaxToken) -> &str {
     t.get(1..t.len().saturating_sub(1)).unwrap_or("")
 }
 
-/// The bodies a JSON value stands for: an object, or each object of an
-/// array.
-fn bodies(value: &JsonValue) -> Vec<JsonObject> {
-    match value {
-        JsonValue::Object(o) => vec![o.clone()],
-        JsonValue::Array(a) => a
-            .elements()
-            .filter_map(|e| e.as_object().cloned())
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// The bodies of the blocks `type_name` (without labels) in `parents`.
 fn blocks(parents: &[JsonObject], type_name: &str) -> Vec<JsonObject> {
     parents
@@ -203,7 +186,7 @@ fn blocks(parents: &[JsonObject], type_name: &str) -> Vec<JsonObject> {
         .flat_map(|p| p.members().collect::<Vec<_>>())
         .filter(|m| m.name().as_deref() == Some(type_name))
         .filter_map(|m| m.value())
-        .flat_map(|v| bodies(&v))
+        .flat_map(|v| v.bodies())
         .collect()
 }
 
@@ -215,7 +198,7 @@ fn labelled_blocks(parents: &[JsonObject], type_name: &str) -> Vec<(String, Json
             let (Some(label), Some(value)) = (member.name(), member.value()) else {
                 continue;
             };
-            for body in bodies(&value) {
+            for body in value.bodies() {
                 out.push((label.clone(), body));
             }
         }

@@ -92,6 +92,20 @@ impl JsonValue {
         }
     }
 
+    /// The objects a value holds a body's properties in, as the JSON
+    /// syntax reads a body: the value itself when it is an object, each
+    /// object of an array (repeated bodies), none otherwise.
+    pub fn bodies(&self) -> Vec<JsonObject> {
+        match self {
+            JsonValue::Object(o) => vec![o.clone()],
+            JsonValue::Array(a) => a
+                .elements()
+                .filter_map(|e| e.as_object().cloned())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The array, if the value is one.
     pub fn as_array(&self) -> Option<&JsonArray> {
         match self {

@@ -314,7 +314,7 @@ fn resolve(root: &JsonValue, address: &Address) -> Result<Vec<Found>, EditError>
     for (i, step) in address.steps().iter().enumerate() {
         found.clear();
         for value in &current {
-            for object in objects_of(value) {
+            for object in value.bodies() {
                 if let Step::Index(_) = step {
                     continue;
                 }
@@ -357,19 +357,6 @@ fn resolve(root: &JsonValue, address: &Address) -> Result<Vec<Found>, EditError>
         });
     }
     Ok(found)
-}
-
-/// The objects a value holds properties in: itself, or the objects of an
-/// array (repeated bodies).
-fn objects_of(value: &JsonValue) -> Vec<JsonObject> {
-    match value {
-        JsonValue::Object(o) => vec![o.clone()],
-        JsonValue::Array(a) => a
-            .elements()
-            .filter_map(|e| e.as_object().cloned())
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The JSON Terraform expects for `source` at `address` where it reads a
