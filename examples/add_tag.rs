@@ -12,7 +12,7 @@
 
 mod support;
 
-use hclwright::{Item, Value};
+use hclwright::{Item, EditValue};
 
 const EXAMPLE: &str = r#"resource "aws_instance" "web" {
   ami           = "ami-123"
@@ -57,7 +57,7 @@ fn main() {
                     // Sets the key inside the map (created if missing).
                     Ok(mut tags) => tags.set(key, value).map(|_| ()),
                     Err(e) if e.is_not_found() => instance
-                        .set("tags", Value::object([(key, value)]))
+                        .set("tags", EditValue::object([(key, value)]))
                         .map(|_| ()),
                     Err(e) => Err(e),
                 }

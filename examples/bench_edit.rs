@@ -25,7 +25,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use hclwright::diff::apply_edits;
-use hclwright::{Document, Value};
+use hclwright::{Document, EditValue};
 
 const PRINT_REPS: usize = 15;
 const EDIT_TARGET_MS: f64 = 1.0;
@@ -100,7 +100,7 @@ fn main() {
     for (k, &i) in positions.iter().enumerate() {
         let address = format!("resource.aws_instance.web_{i}.ami");
         let value = format!("ami-new-{k}");
-        let value = Value::from(value);
+        let value = EditValue::from(value);
         let t = Instant::now();
         doc.set(address.as_str(), value).expect("found");
         times.push(t.elapsed());

@@ -12,7 +12,7 @@
 
 mod support;
 
-use hclwright::Value;
+use hclwright::EditValue;
 
 const EXAMPLE: &str = r#"terraform {
   required_version = ">= 1.3"
@@ -45,7 +45,7 @@ fn main() {
                 item.value_text().unwrap_or_default()
             );
         }
-        doc.set(address.as_str(), Value::from(constraint))
+        doc.set(address.as_str(), EditValue::from(constraint))
             .expect("the constraint exists");
         print!("{}", doc.unified_diff(&path));
     }

@@ -178,17 +178,32 @@ mod syntax_error;
 mod syntax_kind;
 pub mod write;
 
-pub use document::{Address, Document, EditError, Handle, Item, Placement, Value};
+pub use document::{Address, Document, EditError, EditValue, Handle, Item, Placement};
 pub use format::{FormatError, FormatOptions, format, format_with};
 pub use line_index::LineIndex;
 pub use parse::Parse;
-pub use parser::MAX_DEPTH;
 pub use refs::{Reference, Rename, Traversal, references};
 pub use syntax_error::{SyntaxError, line_col};
-pub use syntax_kind::{
-    HclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxNodeChildren, SyntaxToken,
-};
 pub use text_size::{TextRange, TextSize};
+
+/// The syntax tree's types (rowan's, for HCL): the kinds of tokens and
+/// nodes, the node and token handles [`Parse::syntax`] gives, and the
+/// nesting limit. Most programs read the tree through [`ast`] and edit it
+/// through [`Document`]; these are for walking it directly.
+pub mod syntax {
+    pub use crate::parser::MAX_DEPTH;
+    pub use crate::syntax_kind::{
+        HclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxNodeChildren, SyntaxToken,
+    };
+}
+
+// The same names at the crate root, where code written before the
+// `syntax` module finds them; the documentation lists them there.
+#[doc(hidden)]
+pub use syntax::{
+    HclLanguage, MAX_DEPTH, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxNodeChildren,
+    SyntaxToken,
+};
 
 use parser::Entry;
 

@@ -5,7 +5,7 @@
 
 use hclwright::diff::apply_edits;
 use hclwright::document::{Address, Step};
-use hclwright::{Document, EditError, Item, Value};
+use hclwright::{Document, EditError, Item, EditValue};
 use proptest::prelude::*;
 
 const TF: &str = r#"# Providers.
@@ -44,20 +44,20 @@ resource "aws_instance" "web" {
 fn reading() {
     let doc = Document::parse(TF).unwrap();
     let v = doc.get("terraform.required_providers.aws.version").unwrap();
-    assert_eq!(v.value(), Some(Value::from("~> 4.0")));
+    assert_eq!(v.value(), Some(EditValue::from("~> 4.0")));
     assert_eq!(v.inline_comment().as_deref(), Some("# pinned"));
     assert!(matches!(v, Item::ObjectItem(_)));
     assert_eq!(
         doc.get("locals.azs[1]").unwrap().value(),
-        Some(Value::from("b"))
+        Some(EditValue::from("b"))
     );
     assert_eq!(
         doc.get(r#"locals.tags["Team"]"#).unwrap().value(),
-        Some(Value::from("platform"))
+        Some(EditValue::from("platform"))
     );
     assert_eq!(
         doc.get("locals.ports").unwrap().value(),
-        Some(Value::List(vec![80.into(), 443.into()]))
+        Some(EditValue::List(vec![80.into(), 443.into()]))
     );
     let block = doc.get("resource.aws_instance.web").unwrap();
     assert_eq!(block.labels(), ["aws_instance", "web"]);
@@ -93,7 +93,7 @@ fn any_label_can_be_addressed_as_a_quoted_key() {
         Step::Name("policy".into()),
     ]);
     assert_eq!(get(&doc, &built.to_string()), "policy = 1");
-    doc.set(r#"key[""].policy"#, Value::from(5)).unwrap();
+    doc.set(r#"key[""].policy"#, EditValue::from(5)).unwrap();
     assert_eq!(doc.to_string(), text.replace("policy = 1", "policy = 5"));
 }
 
@@ -114,7 +114,7 @@ fn failed_edits_leave_the_document_unchanged() {
         Err(EditError::InvalidValue { .. })
     ));
     assert!(matches!(
-        Value::parse("1 +"),
+        EditValue::parse("1 +"),
         Err(EditError::InvalidValue { .. })
     ));
     assert!(matches!(
@@ -140,7 +140,7 @@ fn broken_files_are_refused() {
 #[test]
 fn crlf_files_get_crlf_lines() {
     let mut doc = Document::parse("a = 1\r\nb {\r\n}\r\n").unwrap();
-    doc.set("b.c", Value::object([("x", 1)])).unwrap();
+    doc.set("b.c", EditValue::object([("x", 1)])).unwrap();
     doc.append_block("", "d", &[], "y = 2").unwrap();
     assert_eq!(
         doc.to_string(),
@@ -198,13 +198,13 @@ fn wildcards_edit_every_match() {
 #[derive(Clone, Debug)]
 struct Op(u8, usize, u8);
 
-fn value(n: u8) -> Value {
+fn value(n: u8) -> EditValue {
     match n % 5 {
-        0 => Value::from("s"),
-        1 => Value::from(7),
-        2 => Value::parse("var.x").unwrap(),
-        3 => Value::object([("k", 1)]),
-        _ => Value::from(vec![1, 2]),
+        0 => EditValue::from("s"),
+        1 => EditValue::from(7),
+        2 => EditValue::parse("var.x").unwrap(),
+        3 => EditValue::object([("k", 1)]),
+        _ => EditValue::from(vec![1, 2]),
     }
 }
 

@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use hclwright::ast::{AstNode, Block, Expr};
 use hclwright::diff::apply_edits;
 use hclwright::document::{Address, Step};
-use hclwright::{Document, EditError, Placement, SyntaxKind, SyntaxNode, TextRange, Value};
+use hclwright::{Document, EditError, Placement, SyntaxKind, SyntaxNode, TextRange, EditValue};
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -106,7 +106,7 @@ struct Plan {
 
 impl Plan {
     /// `doc.set(address, value)`; an ambiguous address is not a failure.
-    fn set(verb: &str, address: Address, value: Value, allowed: TextRange) -> Plan {
+    fn set(verb: &str, address: Address, value: EditValue, allowed: TextRange) -> Plan {
         Plan {
             what: format!("{verb} {address} = {value}"),
             allowed,
@@ -126,14 +126,14 @@ fn tolerate_ambiguous(result: Result<(), EditError>) -> Result<(), EditError> {
 /// An edit to run on a copy of the document.
 type EditFn = Box<dyn FnOnce(&mut Document) -> Result<(), EditError>>;
 
-fn values(rng: &mut Rng) -> Value {
+fn values(rng: &mut Rng) -> EditValue {
     match rng.below(6) {
-        0 => Value::from("x ${not} interpolated"),
-        1 => Value::from(42),
-        2 => Value::parse("var.some_thing[0].id").unwrap(),
-        3 => Value::object([("a", Value::from(1)), ("long_key", Value::from("v"))]),
-        4 => Value::from(vec!["a", "b"]),
-        _ => Value::heredoc("line one\n  line two\n"),
+        0 => EditValue::from("x ${not} interpolated"),
+        1 => EditValue::from(42),
+        2 => EditValue::parse("var.some_thing[0].id").unwrap(),
+        3 => EditValue::object([("a", EditValue::from(1)), ("long_key", EditValue::from("v"))]),
+        4 => EditValue::from(vec!["a", "b"]),
+        _ => EditValue::heredoc("line one\n  line two\n"),
     }
 }
 

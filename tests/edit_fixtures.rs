@@ -17,7 +17,7 @@
 //! `\n` in TEXT and BODY is a newline.
 
 use hclwright::diff::{apply_edits, unified_diff};
-use hclwright::{Document, EditError, Placement, Value};
+use hclwright::{Document, EditError, Placement, EditValue};
 
 fn unescape(s: &str) -> String {
     s.replace("\\n", "\n")
@@ -58,7 +58,7 @@ fn apply(doc: &mut Document, op: &str) -> Result<(), EditError> {
     match name {
         "set" => {
             let (addr, value) = word(rest);
-            doc.set(addr, Value::parse(&unescape(value))?)
+            doc.set(addr, EditValue::parse(&unescape(value))?)
         }
         "string" => {
             let (addr, text) = word(rest);
@@ -66,22 +66,22 @@ fn apply(doc: &mut Document, op: &str) -> Result<(), EditError> {
         }
         "heredoc" => {
             let (addr, text) = word(rest);
-            doc.set(addr, Value::heredoc(unescape(text)))
+            doc.set(addr, EditValue::heredoc(unescape(text)))
         }
         "set-at" => {
             let (addr, rest) = word(rest);
             let (placement, value) = word(rest);
-            doc.set_with(addr, Value::parse(value)?, placement_of(placement))
+            doc.set_with(addr, EditValue::parse(value)?, placement_of(placement))
         }
         "add" => {
             let (addr, rest) = word(rest);
             let (placement, value) = word(rest);
-            doc.add_element(addr, Value::parse(value)?, placement_of(placement))
+            doc.add_element(addr, EditValue::parse(value)?, placement_of(placement))
         }
         "set-after" => {
             let (addr, rest) = word(rest);
             let (sibling, value) = word(rest);
-            doc.set_with(addr, Value::parse(value)?, Placement::After(sibling.into()))
+            doc.set_with(addr, EditValue::parse(value)?, Placement::After(sibling.into()))
         }
         "rm" => doc.remove(rest.trim()),
         "mv" => {
@@ -95,11 +95,11 @@ fn apply(doc: &mut Document, op: &str) -> Result<(), EditError> {
         "insert" => {
             let (addr, rest) = word(rest);
             let (index, value) = word(rest);
-            doc.insert_element(addr, index.parse().unwrap(), Value::parse(value)?)
+            doc.insert_element(addr, index.parse().unwrap(), EditValue::parse(value)?)
         }
         "push" => {
             let (addr, value) = word(rest);
-            doc.push_element(addr, Value::parse(value)?)
+            doc.push_element(addr, EditValue::parse(value)?)
         }
         "block" | "block-before" => {
             let (head, body) = rest.split_once(" | ").unwrap_or((rest, ""));

@@ -2,7 +2,7 @@
 //! `get_mut`, `Handle`): each scenario snapshots the unified diff it makes,
 //! so any collateral change shows, and checks the document stays valid.
 
-use hclwright::{Document, Item, Value};
+use hclwright::{Document, Item, EditValue};
 
 const MAIN: &str = r#"terraform {
   required_providers {
@@ -53,13 +53,13 @@ fn bump_a_provider_through_handles() {
     let mut aws = providers.entry_mut("aws").unwrap();
     assert_eq!(
         aws.get("version").unwrap().value(),
-        Some(Value::from("~> 4.0"))
+        Some(EditValue::from("~> 4.0"))
     );
     aws.set("version", "~> 5.0").unwrap();
     providers
         .set(
             "google",
-            Value::parse("{ source = \"hashicorp/google\" }").unwrap(),
+            EditValue::parse("{ source = \"hashicorp/google\" }").unwrap(),
         )
         .unwrap();
     insta::assert_snapshot!(check(&doc));
@@ -142,7 +142,7 @@ fn handles_report_missing_items() {
     output
         .set(
             "value",
-            Value::parse("aws_instance.web.private_ip").unwrap(),
+            EditValue::parse("aws_instance.web.private_ip").unwrap(),
         )
         .unwrap();
     assert!(

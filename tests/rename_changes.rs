@@ -6,7 +6,7 @@ mod common;
 
 use common::TempDir;
 use hclwright::refs::SourceFile;
-use hclwright::refs::terraform::{Address, Options, rename};
+use hclwright::refs::terraform::{ObjectAddress, Options, rename};
 
 fn module() -> TempDir {
     TempDir::new(&[
@@ -44,7 +44,7 @@ fn load_dir_lists_both_syntaxes_with_overrides_last() {
 fn a_rename_gives_texts_diffs_and_writes_them() {
     let dir = module();
     let files = SourceFile::load_dir(dir.path()).unwrap();
-    let address: Address = "var.region".parse().unwrap();
+    let address: ObjectAddress = "var.region".parse().unwrap();
     let result = rename(&files, &address, "aws_region", Options::default()).unwrap();
     assert_eq!(result.changes.len(), 4);
     assert_eq!(result.changes.len(), result.files.len());

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use hclwright::diff::{apply_edits, unified_diff};
 use hclwright::refs::SourceFile;
-use hclwright::refs::terraform::{Address, Options, TerraformRenameError, rename};
+use hclwright::refs::terraform::{ObjectAddress, Options, TerraformRenameError, rename};
 
 fn module() -> Vec<SourceFile> {
     common::source_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rename/terraform"))
@@ -16,7 +16,7 @@ fn module() -> Vec<SourceFile> {
 /// The diff of a rename over the fixture module, with a summary line.
 fn renamed(address: &str, new_name: &str, moved: bool) -> String {
     let files = module();
-    let address: Address = address.parse().unwrap();
+    let address: ObjectAddress = address.parse().unwrap();
     let result = rename(&files, &address, new_name, Options { moved }).unwrap();
     let mut out = format!(
         "{address} -> {new_name}{}: {} declarations, {} references, {} moved blocks\n\n",
@@ -95,7 +95,7 @@ fn moved_block_follows_the_file_layout() {
         "main.tf",
         "module \"a\" {\r\n\tsource = \"./a\"\r\n}",
     )];
-    let address: Address = "module.a".parse().unwrap();
+    let address: ObjectAddress = "module.a".parse().unwrap();
     let result = rename(&files, &address, "b", Options { moved: true }).unwrap();
     let text = apply_edits(&files[0].text, &result.files[0].edits).unwrap();
     assert_eq!(
@@ -107,7 +107,7 @@ fn moved_block_follows_the_file_layout() {
 #[test]
 fn refusals() {
     let files = module();
-    let addr = |s: &str| s.parse::<Address>().unwrap();
+    let addr = |s: &str| s.parse::<ObjectAddress>().unwrap();
     let opts = Options::default();
     assert!(matches!(
         rename(&files, &addr("variable.env"), "region", opts),
@@ -169,7 +169,7 @@ fn renames_keep_clean_files_clean() {
         ("module.vpc", "network_with_a_long_name"),
         ("resource.aws_instance.web", "w"),
     ] {
-        let address: Address = address.parse().unwrap();
+        let address: ObjectAddress = address.parse().unwrap();
         let result = rename(&files, &address, new_name, Options { moved: false }).unwrap();
         for file_edits in &result.files {
             let file = files.iter().find(|f| f.path == file_edits.path).unwrap();
@@ -205,7 +205,7 @@ fn duplicate_declarations_are_refused() {
         ),
         file("b.tf", "\nresource \"aws_instance\" \"web\" {\n}\n"),
     ];
-    let address: Address = "resource.aws_instance.web".parse().unwrap();
+    let address: ObjectAddress = "resource.aws_instance.web".parse().unwrap();
     let err = rename(&files, &address, "app", Options { moved: false }).unwrap_err();
     assert!(matches!(err, TerraformRenameError::Duplicate { .. }));
     assert_eq!(
@@ -213,7 +213,7 @@ fn duplicate_declarations_are_refused() {
         "`aws_instance.web` is declared 2 times; rename one of them by hand first:\n  a.tf:1:1\n  b.tf:2:1"
     );
     let locals = vec![file("l.tf", "locals {\n  a = 1\n}\nlocals {\n  a = 2\n}\n")];
-    let address: Address = "local.a".parse().unwrap();
+    let address: ObjectAddress = "local.a".parse().unwrap();
     assert!(matches!(
         rename(&locals, &address, "b", Options { moved: false }),
         Err(TerraformRenameError::Duplicate { .. })
@@ -226,7 +226,7 @@ fn duplicate_declarations_are_refused() {
             "variable \"size\" {\n  default = 2\n}\n",
         ),
     ];
-    let address: Address = "variable.size".parse().unwrap();
+    let address: ObjectAddress = "variable.size".parse().unwrap();
     let result = rename(&files, &address, "count", Options { moved: false }).unwrap();
     assert_eq!((result.declarations, result.references), (2, 1));
 }

@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use hclwright::encoding::StandIns;
-use hclwright::{Address, Document, EditError, Item, Placement, Value};
+use hclwright::{Address, Document, EditError, Item, Placement, EditValue};
 
 use super::edit_json;
 use super::files::{Input, read_error_message, read_input};
@@ -395,7 +395,7 @@ pub fn set(args: SetArgs) -> i32 {
         }));
     }
     report(retrying(|| {
-        let value = Value::parse(&args.value)?;
+        let value = EditValue::parse(&args.value)?;
         let mut opened = open(&args.file)?;
         if args.if_exists {
             // The not-found error (exit 1), and nothing written.

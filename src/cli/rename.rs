@@ -5,7 +5,7 @@ use std::io::Write as _;
 use hclwright::diff::{TextEdit, apply_edits, git_unified_diff};
 use hclwright::encoding::StandIns;
 use hclwright::refs::callers;
-use hclwright::refs::terraform::{self, Address};
+use hclwright::refs::terraform::{self, ObjectAddress};
 use hclwright::refs::{Rename, SourceFile, is_identifier};
 
 use super::files::{
@@ -83,7 +83,7 @@ enum Mode {
     /// A prefix rename.
     Prefix(Rename),
     /// A Terraform-aware rename.
-    Terraform(Address),
+    Terraform(ObjectAddress),
 }
 
 /// Checks FROM and TO.
@@ -93,7 +93,7 @@ fn mode(args: &RenameArgs) -> Result<Mode, String> {
             .map(Mode::Prefix)
             .map_err(|e| e.to_string());
     }
-    let address: Address = args.from.parse().map_err(|e| format!("{e}"))?;
+    let address: ObjectAddress = args.from.parse().map_err(|e| format!("{e}"))?;
     if !is_identifier(&args.to) {
         return Err(format!("`{}` is not a valid name", args.to));
     }
@@ -297,7 +297,7 @@ fn prefix_plan(
 /// others the configurations that may call it (`--callers`).
 fn terraform_plan(
     args: &RenameArgs,
-    address: &Address,
+    address: &ObjectAddress,
     files: &[(usize, SourceFile)],
     module_inputs: usize,
 ) -> Result<Plan, String> {

@@ -15,7 +15,7 @@ use super::heredoc;
 use super::layout::{line_end, line_indent, line_start, reindent};
 use super::placement::Placement;
 use super::resolve::{Container, container_of};
-use super::{Document, Item, Replacement, Value};
+use super::{Document, Item, Replacement, EditValue};
 use crate::ast::{self, AstNode};
 use crate::syntax_kind::{SyntaxElement, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
@@ -487,7 +487,7 @@ impl ElementAt {
             ElementAt::Index(i) => Ok(*i),
             ElementAt::Placed(placement) => placement.position(elements.len(), |k, name| {
                 let e = &elements[k];
-                Value::decode(e).is_some_and(|v| v.as_str() == Some(name))
+                EditValue::decode(e).is_some_and(|v| v.as_str() == Some(name))
                     || e.syntax().to_string() == name
             }),
         }
@@ -510,7 +510,7 @@ impl Document {
         &mut self,
         address: impl IntoAddress,
         index: usize,
-        value: impl Into<Value>,
+        value: impl Into<EditValue>,
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
         self.insert_elements(address, ElementAt::Index(index), value.into())
@@ -520,7 +520,7 @@ impl Document {
     pub fn push_element(
         &mut self,
         address: impl IntoAddress,
-        value: impl Into<Value>,
+        value: impl Into<EditValue>,
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
         self.insert_elements(address, ElementAt::Placed(Placement::Last), value.into())
@@ -543,7 +543,7 @@ impl Document {
     pub fn add_element(
         &mut self,
         address: impl IntoAddress,
-        value: impl Into<Value>,
+        value: impl Into<EditValue>,
         placement: Placement,
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
@@ -554,7 +554,7 @@ impl Document {
         &mut self,
         address: Address,
         at: ElementAt,
-        value: Value,
+        value: EditValue,
     ) -> Result<(), EditError> {
         let source = value.to_source();
         self.scoped(&address, |doc| doc.insert_source(&address, &at, &source))

@@ -8,7 +8,7 @@ use super::error::EditError;
 use super::layout::{line_indent, reindent};
 use super::placement::Placement;
 use super::resolve::{self, Container};
-use super::{Document, Item, Replacement, Value};
+use super::{Document, Item, Replacement, EditValue};
 use crate::ast::{self, AstNode};
 use crate::syntax_kind::SyntaxNode;
 use text_size::TextRange;
@@ -21,7 +21,7 @@ impl Document {
     /// comments around it stay.
     ///
     /// ```
-    /// use hclwright::{Document, Value};
+    /// use hclwright::{Document, EditValue};
     /// let mut doc = Document::parse("locals {\n  tags = {\n    Name = \"web\" # the name\n  }\n}\n").unwrap();
     /// doc.set("locals.tags.Name", "api").unwrap();
     /// doc.set("locals.tags.Team", "platform").unwrap();
@@ -76,7 +76,7 @@ impl Document {
     pub fn set(
         &mut self,
         address: impl IntoAddress,
-        value: impl Into<Value>,
+        value: impl Into<EditValue>,
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
         self.set_with(address, value, Placement::Default)
@@ -87,7 +87,7 @@ impl Document {
     pub fn set_with(
         &mut self,
         address: impl IntoAddress,
-        value: impl Into<Value>,
+        value: impl Into<EditValue>,
         placement: Placement,
     ) -> Result<(), EditError> {
         let address: Address = address.into_address()?;
@@ -115,7 +115,7 @@ impl Document {
     pub fn set_if_exists(
         &mut self,
         address: impl IntoAddress,
-        value: impl Into<Value>,
+        value: impl Into<EditValue>,
     ) -> Result<bool, EditError> {
         let address: Address = address.into_address()?;
         match self.get_all_detached(&address) {
@@ -132,7 +132,7 @@ impl Document {
     fn new_top_item_anchor(
         &self,
         address: &Address,
-        value: &Value,
+        value: &EditValue,
         placement: &Placement,
     ) -> Option<usize> {
         self.absent_at_top(address)?;
@@ -155,7 +155,7 @@ impl Document {
     fn set_at(
         &mut self,
         address: &Address,
-        value: &Value,
+        value: &EditValue,
         placement: &Placement,
     ) -> Result<(), EditError> {
         self.set_source(address.clone(), &value.to_source(), placement)

@@ -2,7 +2,7 @@
 
 use super::address::{Address, Step};
 use super::error::EditError;
-use super::value::Value;
+use super::value::EditValue;
 use super::{Document, Item, Placement};
 use crate::ast::{AstNode, Expr};
 
@@ -18,16 +18,16 @@ use crate::ast::{AstNode, Expr};
 /// keys are steps, never text to escape: a label with a dot needs no `\.`.
 ///
 /// ```
-/// use hclwright::{Document, Value};
+/// use hclwright::{Document, EditValue};
 ///
 /// let mut doc = Document::parse(
 ///     "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \"~> 4.0\"\n    }\n  }\n}\n",
 /// )?;
 /// let mut providers = doc.block_mut("terraform", &[])?.into_block("required_providers", &[])?;
 /// let mut aws = providers.entry_mut("aws")?;
-/// assert_eq!(aws.get("version")?.value(), Some(Value::from("~> 4.0")));
+/// assert_eq!(aws.get("version")?.value(), Some(EditValue::from("~> 4.0")));
 /// aws.set("version", "~> 5.0")?;
-/// aws.set("configuration_aliases", Value::parse("[aws.east]")?)?;
+/// aws.set("configuration_aliases", EditValue::parse("[aws.east]")?)?;
 /// assert!(doc.to_string().contains("      version               = \"~> 5.0\"\n"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -180,7 +180,7 @@ impl<'d> Handle<'d> {
 
     /// Sets the child `name` to `value`, creating it (and what is missing
     /// on the way) as [`Document::set`] does.
-    pub fn set(&mut self, name: &str, value: impl Into<Value>) -> Result<&mut Self, EditError> {
+    pub fn set(&mut self, name: &str, value: impl Into<EditValue>) -> Result<&mut Self, EditError> {
         self.doc
             .set(self.child(Step::Name(name.to_string())), value)?;
         Ok(self)
@@ -190,7 +190,7 @@ impl<'d> Handle<'d> {
     pub fn set_with(
         &mut self,
         name: &str,
-        value: impl Into<Value>,
+        value: impl Into<EditValue>,
         placement: Placement,
     ) -> Result<&mut Self, EditError> {
         self.doc
@@ -200,7 +200,7 @@ impl<'d> Handle<'d> {
 
     /// Replaces the value of the handle's own item (an attribute, object
     /// item or element).
-    pub fn set_value(&mut self, value: impl Into<Value>) -> Result<&mut Self, EditError> {
+    pub fn set_value(&mut self, value: impl Into<EditValue>) -> Result<&mut Self, EditError> {
         if self.is_root() {
             return Err(EditError::unsupported("the top level has no value"));
         }
@@ -281,7 +281,7 @@ impl<'d> Handle<'d> {
     }
 
     /// Appends `value` to the handle's tuple.
-    pub fn push(&mut self, value: impl Into<Value>) -> Result<&mut Self, EditError> {
+    pub fn push(&mut self, value: impl Into<EditValue>) -> Result<&mut Self, EditError> {
         self.doc.push_element(self.address(), value)?;
         Ok(self)
     }
@@ -290,7 +290,7 @@ impl<'d> Handle<'d> {
     pub fn insert(
         &mut self,
         index: usize,
-        value: impl Into<Value>,
+        value: impl Into<EditValue>,
     ) -> Result<&mut Self, EditError> {
         self.doc.insert_element(self.address(), index, value)?;
         Ok(self)

@@ -189,9 +189,9 @@ mod tests {
 
 #[cfg(test)]
 mod rewrite_tests {
-    use crate::document::{Document, Placement, Value};
+    use crate::document::{Document, Placement, EditValue};
 
-    fn set(text: &str, address: &str, value: Value) -> String {
+    fn set(text: &str, address: &str, value: EditValue) -> String {
         let mut doc = Document::parse(text).unwrap();
         doc.set(address, value).unwrap();
         let out = doc.to_string();
@@ -209,7 +209,7 @@ mod rewrite_tests {
         let out = set(
             text,
             "terraform.required_providers.test.version",
-            Value::heredoc("x\n"),
+            EditValue::heredoc("x\n"),
         );
         assert_eq!(crate::format(&out), out);
     }
@@ -218,7 +218,7 @@ mod rewrite_tests {
     fn heredoc_items_in_one_line_objects() {
         let place = |placement: Placement| {
             let mut doc = Document::parse("x = { a = 1, b = 2 }\n").unwrap();
-            doc.set_with("x.h", Value::heredoc("t\n"), placement)
+            doc.set_with("x.h", EditValue::heredoc("t\n"), placement)
                 .unwrap();
             let out = doc.to_string();
             assert!(crate::parse(&out).errors().is_empty(), "{out}");
@@ -245,7 +245,7 @@ mod rewrite_tests {
             set(
                 "p {\n  x = 1\n}\n",
                 "p.m.k",
-                Value::heredoc("line one\n  line two\n")
+                EditValue::heredoc("line one\n  line two\n")
             ),
             "p {\n  x = 1\n  m = {\n    k = <<EOT\nline one\n  line two\nEOT\n  }\n}\n"
         );
@@ -254,19 +254,19 @@ mod rewrite_tests {
     #[test]
     fn what_follows_a_heredoc_moves_to_the_next_line() {
         assert_eq!(
-            set("x = [1, 2] # c\n", "x[0]", Value::heredoc("a\n")),
+            set("x = [1, 2] # c\n", "x[0]", EditValue::heredoc("a\n")),
             "x = [<<EOT\na\nEOT\n, 2] # c\n"
         );
         assert_eq!(
-            set("x = \"a\" # c\n", "x", Value::heredoc("a\n")),
+            set("x = \"a\" # c\n", "x", EditValue::heredoc("a\n")),
             "# c\nx = <<EOT\na\nEOT\n"
         );
         assert_eq!(
-            set("x = { a = 1, b = 2 }\n", "x.a", Value::heredoc("a\n")),
+            set("x = { a = 1, b = 2 }\n", "x.a", EditValue::heredoc("a\n")),
             "x = { a = <<EOT\na\nEOT\nb = 2 }\n"
         );
         assert_eq!(
-            set("x = [\n  1,\n  2,\n]\n", "x[1]", Value::heredoc("a\n")),
+            set("x = [\n  1,\n  2,\n]\n", "x[1]", EditValue::heredoc("a\n")),
             "x = [\n  1,\n  <<EOT\na\nEOT\n]\n"
         );
     }

@@ -5,20 +5,20 @@ use crate::ast::{self, AstNode, Expr};
 use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
 use text_size::TextRange;
 
-use super::Value;
+use super::EditValue;
 
 /// An attribute, block, object item or tuple element of a document.
 ///
 /// ```
-/// use hclwright::{Document, Value};
+/// use hclwright::{Document, EditValue};
 /// let doc = Document::parse("locals {\n  tags = { Name = \"web\" } # tags\n  ports = [80, 443]\n}\n").unwrap();
 /// let tags = doc.get("locals.tags").unwrap();
 /// assert_eq!(tags.name().as_deref(), Some("tags"));
 /// assert_eq!(tags.value_text().as_deref(), Some("{ Name = \"web\" }"));
 /// assert_eq!(tags.text(), "tags = { Name = \"web\" }");
 /// let name = doc.get("locals.tags.Name").unwrap();
-/// assert_eq!(name.value(), Some(Value::from("web")));
-/// assert_eq!(doc.get("locals.ports[1]").unwrap().value(), Some(Value::from(443)));
+/// assert_eq!(name.value(), Some(EditValue::from("web")));
+/// assert_eq!(doc.get("locals.ports[1]").unwrap().value(), Some(EditValue::from(443)));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Item {
@@ -118,9 +118,9 @@ impl Item {
         self.value_expr().map(|e| e.syntax().to_string())
     }
 
-    /// The decoded value, for literals (see [`Value::decode`]).
-    pub fn value(&self) -> Option<Value> {
-        Value::decode(&self.value_expr()?)
+    /// The decoded value, for literals (see [`EditValue::decode`]).
+    pub fn value(&self) -> Option<EditValue> {
+        EditValue::decode(&self.value_expr()?)
     }
 
     /// The item's source, without the comment lines above it, its

@@ -12,7 +12,7 @@
 //! # Reading
 //!
 //! ```
-//! use hclwright::{Document, Value};
+//! use hclwright::{Document, EditValue};
 //!
 //! let doc = Document::parse(r#"
 //! terraform {
@@ -25,7 +25,7 @@
 //! }
 //! "#)?;
 //! let version = doc.get("terraform.required_providers.aws.version")?;
-//! assert_eq!(version.value(), Some(Value::from("~> 4.0")));
+//! assert_eq!(version.value(), Some(EditValue::from("~> 4.0")));
 //! assert_eq!(version.value_text().as_deref(), Some("\"~> 4.0\""));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -33,11 +33,11 @@
 //! # Editing
 //!
 //! ```
-//! use hclwright::{Document, Value};
+//! use hclwright::{Document, EditValue};
 //!
 //! let mut doc = Document::parse("provider \"aws\" {\n  region = \"eu-west-1\" # Ireland\n}\n")?;
 //! doc.set("provider.aws.region", "eu-central-1")?;
-//! doc.set("provider.aws.profile", Value::parse("var.profile")?)?;
+//! doc.set("provider.aws.profile", EditValue::parse("var.profile")?)?;
 //! assert_eq!(
 //!     doc.to_string(),
 //!     "provider \"aws\" {\n  region  = \"eu-central-1\" # Ireland\n  profile = var.profile\n}\n"
@@ -106,7 +106,7 @@ pub use error::{EditError, ParseError};
 pub use handle::Handle;
 pub use item::Item;
 pub use placement::Placement;
-pub use value::{NotFinite, Value};
+pub use value::{NotFinite, EditValue};
 
 use std::sync::Arc;
 

@@ -599,7 +599,7 @@ mod tests {
     use super::*;
     use crate::ast;
     use crate::document::address::Step;
-    use crate::document::{Placement, Value};
+    use crate::document::{Placement, EditValue};
 
     thread_local! {
         static WHOLE_ONLY: Cell<bool> = const { Cell::new(false) };
@@ -720,7 +720,7 @@ mod tests {
             let a = address.clone();
             out.push((
                 format!("set {a} to an object"),
-                Box::new(move |d| d.set(&a, Value::object([("k", 1), ("longer_key", 2)]))),
+                Box::new(move |d| d.set(&a, EditValue::object([("k", 1), ("longer_key", 2)]))),
             ));
             let a = address.clone();
             out.push((
@@ -771,7 +771,7 @@ mod tests {
             ("new attribute".into(), Box::new(|d| d.set("zz_new", 7))),
             (
                 "new object".into(),
-                Box::new(|d| d.set("zz_obj", Value::object([("k", 1), ("longer_key", 2)]))),
+                Box::new(|d| d.set("zz_obj", EditValue::object([("k", 1), ("longer_key", 2)]))),
             ),
             (
                 "new nested".into(),
@@ -966,7 +966,7 @@ mod tests {
             Box::new(|d| d.remove("a21")),
             Box::new(|d| d.set("zz", 7)),
             Box::new(|d| d.rename("a22", "b")),
-            Box::new(|d| d.set("a23", Value::object([("k", 1)]))),
+            Box::new(|d| d.set("a23", EditValue::object([("k", 1)]))),
         ] {
             assert!(same_both_ways(&text, "edit in an aligned group", &op));
         }

@@ -14,45 +14,45 @@ use crate::refs::{escape_string, is_identifier};
 /// Plain data is written in canonical HCL: strings are quoted with
 /// escapes (`${` and `%{` are escaped so they stay literal text), object
 /// keys are quoted when they are not identifiers, lists are written on
-/// one line and objects one item per line. A [`Value::heredoc`] writes a
+/// one line and objects one item per line. A [`EditValue::heredoc`] writes a
 /// multi-line string as a heredoc.
 ///
 /// ```
-/// use hclwright::Value;
-/// assert_eq!(Value::from("a ${b}").to_source(), r#""a $${b}""#);
-/// assert_eq!(Value::from(vec![1, 2]).to_source(), "[1, 2]");
-/// let tags = Value::object([("Name", Value::from("web")), ("cost center", Value::from(42))]);
+/// use hclwright::EditValue;
+/// assert_eq!(EditValue::from("a ${b}").to_source(), r#""a $${b}""#);
+/// assert_eq!(EditValue::from(vec![1, 2]).to_source(), "[1, 2]");
+/// let tags = EditValue::object([("Name", EditValue::from("web")), ("cost center", EditValue::from(42))]);
 /// assert_eq!(tags.to_source(), "{\n  Name          = \"web\"\n  \"cost center\" = 42\n}");
-/// assert_eq!(Value::parse("var.region").unwrap().to_source(), "var.region");
-/// assert!(Value::parse("[1,").is_err());
-/// assert_eq!(Value::traversal(["var", "subnets", "0", "a b"]).to_source(), r#"var.subnets[0]["a b"]"#);
+/// assert_eq!(EditValue::parse("var.region").unwrap().to_source(), "var.region");
+/// assert!(EditValue::parse("[1,").is_err());
+/// assert_eq!(EditValue::traversal(["var", "subnets", "0", "a b"]).to_source(), r#"var.subnets[0]["a b"]"#);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
+pub enum EditValue {
     /// `null`.
     Null,
     /// `true` or `false`.
     Bool(bool),
     /// A number, as its exact decimal text (`1`, `-2.5`, `1e3`).
     Number(String),
-    /// A string (written quoted; see [`Value::heredoc`] for the other form).
+    /// A string (written quoted; see [`EditValue::heredoc`] for the other form).
     String(String),
     /// A string written as a heredoc (`<<EOT` … `EOT`).
     Heredoc(String),
     /// A tuple.
-    List(Vec<Value>),
+    List(Vec<EditValue>),
     /// An object, keys in order.
-    Object(Vec<(String, Value)>),
+    Object(Vec<(String, EditValue)>),
     /// An HCL expression, as source text that parses without errors
-    /// (made by [`Value::parse`]).
+    /// (made by [`EditValue::parse`]).
     Expr(String),
 }
 
-impl Value {
+impl EditValue {
     /// An HCL expression from its source text, such as `var.region`,
     /// `"~> 5.0"` or `[for s in var.subnets : s.id]`. Fails, naming the
     /// problem, when the text does not parse as one expression.
-    pub fn parse(source: &str) -> Result<Value, EditError> {
+    pub fn parse(source: &str) -> Result<EditValue, EditError> {
         let source = source.trim();
         // A heredoc's closing marker ends its line: check it with the
         // newline that follows it in a file.
@@ -70,19 +70,19 @@ impl Value {
                 reason: "expected one expression".to_string(),
             });
         }
-        Ok(Value::Expr(source.to_string()))
+        Ok(EditValue::Expr(source.to_string()))
     }
 
     /// A string written as a heredoc. A heredoc's value ends with a
     /// newline: one is added when `text` does not end with one.
     ///
     /// ```
-    /// let v = hclwright::Value::heredoc("line 1\nline 2\n");
+    /// let v = hclwright::EditValue::heredoc("line 1\nline 2\n");
     /// assert_eq!(v.to_source(), "<<EOT\nline 1\nline 2\nEOT");
     /// ```
     ///
     /// A heredoc's closing marker must be alone on its line. Where a
-    /// heredoc (this one, or one in [`Value::parse`]d source) goes where
+    /// heredoc (this one, or one in [`EditValue::parse`]d source) goes where
     /// something followed the old value on its line, that moves: a
     /// comment to a line of its own above, an object item's comma or a
     /// trailing comma away (a newline separates them), anything else (a
@@ -90,24 +90,24 @@ impl Value {
     /// one-line block is written over several lines.
     ///
     /// ```
-    /// use hclwright::{Document, Value};
+    /// use hclwright::{Document, EditValue};
     /// let mut doc = Document::parse("cmd = \"true\" # the command\nargs = [\"-c\", \"x\"]\n").unwrap();
-    /// doc.set("cmd", Value::heredoc("echo hi\n")).unwrap();
-    /// doc.set("args[0]", Value::heredoc("-c\n")).unwrap();
+    /// doc.set("cmd", EditValue::heredoc("echo hi\n")).unwrap();
+    /// doc.set("args[0]", EditValue::heredoc("-c\n")).unwrap();
     /// assert_eq!(
     ///     doc.to_string(),
     ///     "# the command\ncmd = <<EOT\necho hi\nEOT\nargs = [<<EOT\n-c\nEOT\n, \"x\"]\n"
     /// );
     /// ```
-    pub fn heredoc(text: impl Into<String>) -> Value {
-        Value::Heredoc(text.into())
+    pub fn heredoc(text: impl Into<String>) -> EditValue {
+        EditValue::Heredoc(text.into())
     }
 
     /// An object from key–value pairs, in order.
-    pub fn object<K: Into<String>, V: Into<Value>>(
+    pub fn object<K: Into<String>, V: Into<EditValue>>(
         pairs: impl IntoIterator<Item = (K, V)>,
-    ) -> Value {
-        Value::Object(
+    ) -> EditValue {
+        EditValue::Object(
             pairs
                 .into_iter()
                 .map(|(k, v)| (k.into(), v.into()))
@@ -118,7 +118,7 @@ impl Value {
     /// A traversal (a reference) from its steps: the first is the root
     /// variable, then each step is an attribute when it is an identifier,
     /// an index when it is a number, and a quoted key otherwise.
-    pub fn traversal<S: AsRef<str>>(steps: impl IntoIterator<Item = S>) -> Value {
+    pub fn traversal<S: AsRef<str>>(steps: impl IntoIterator<Item = S>) -> EditValue {
         let mut out = String::new();
         for (i, step) in steps.into_iter().enumerate() {
             let step = step.as_ref();
@@ -133,7 +133,7 @@ impl Value {
                 out.push_str(&format!("[\"{}\"]", escape_string(step)));
             }
         }
-        Value::Expr(out)
+        EditValue::Expr(out)
     }
 
     /// The HCL source of the value, canonically laid out at indentation
@@ -141,7 +141,7 @@ impl Value {
     pub fn to_source(&self) -> String {
         let mut raw = String::new();
         self.write_raw(&mut raw);
-        if raw.contains('\n') && !matches!(self, Value::Heredoc(_)) {
+        if raw.contains('\n') && !matches!(self, EditValue::Heredoc(_)) {
             // Lay out nested objects; the formatter never changes the
             // tokens.
             let formatted = crate::format(&format!("x = {raw}\n"));
@@ -154,34 +154,34 @@ impl Value {
     /// The source before layout.
     fn write_raw(&self, out: &mut String) {
         match self {
-            Value::Null => out.push_str("null"),
-            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Number(n) => out.push_str(n),
-            Value::String(s) => {
+            EditValue::Null => out.push_str("null"),
+            EditValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            EditValue::Number(n) => out.push_str(n),
+            EditValue::String(s) => {
                 out.push('"');
                 out.push_str(&escape_string(s));
                 out.push('"');
             }
-            Value::Heredoc(s) => write_heredoc(s, out),
-            Value::List(items) => {
+            EditValue::Heredoc(s) => write_heredoc(s, out),
+            EditValue::List(items) => {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
                         // A heredoc ends its line: the comma starts the next.
-                        if matches!(items[i - 1], Value::Heredoc(_)) {
+                        if matches!(items[i - 1], EditValue::Heredoc(_)) {
                             out.push('\n');
                         }
                         out.push_str(", ");
                     }
                     item.write_raw(out);
                 }
-                if matches!(items.last(), Some(Value::Heredoc(_))) {
+                if matches!(items.last(), Some(EditValue::Heredoc(_))) {
                     out.push('\n');
                 }
                 out.push(']');
             }
-            Value::Object(pairs) if pairs.is_empty() => out.push_str("{}"),
-            Value::Object(pairs) => {
+            EditValue::Object(pairs) if pairs.is_empty() => out.push_str("{}"),
+            EditValue::Object(pairs) => {
                 out.push_str("{\n");
                 for (k, v) in pairs {
                     out.push_str(&object_key(k));
@@ -191,7 +191,7 @@ impl Value {
                 }
                 out.push('}');
             }
-            Value::Expr(src) => out.push_str(src),
+            EditValue::Expr(src) => out.push_str(src),
         }
     }
 
@@ -199,14 +199,14 @@ impl Value {
     /// without interpolation (quoted or heredoc), and tuples and objects
     /// made of those. `None` for anything else (references, calls,
     /// templates with interpolations…).
-    pub fn decode(expr: &Expr) -> Option<Value> {
+    pub fn decode(expr: &Expr) -> Option<EditValue> {
         match expr {
             Expr::Literal(l) => Some(match l.value()? {
-                LiteralValue::Number(n) => Value::Number(n),
-                LiteralValue::Bool(b) => Value::Bool(b),
-                LiteralValue::Null => Value::Null,
+                LiteralValue::Number(n) => EditValue::Number(n),
+                LiteralValue::Bool(b) => EditValue::Bool(b),
+                LiteralValue::Null => EditValue::Null,
             }),
-            Expr::QuotedTemplate(t) => t.literal_value().map(Value::String),
+            Expr::QuotedTemplate(t) => t.literal_value().map(EditValue::String),
             Expr::HeredocTemplate(h) => {
                 let mut text = String::new();
                 for part in h.parts() {
@@ -218,37 +218,37 @@ impl Value {
                 if h.is_indented() {
                     text = dedent(&text);
                 }
-                Some(Value::String(text))
+                Some(EditValue::String(text))
             }
             Expr::Tuple(t) => t
                 .elements()
-                .map(|e| Value::decode(&e))
+                .map(|e| EditValue::decode(&e))
                 .collect::<Option<Vec<_>>>()
-                .map(Value::List),
+                .map(EditValue::List),
             Expr::Object(o) => o
                 .items()
-                .map(|item| Some((item.key()?.literal_name()?, Value::decode(&item.value()?)?)))
+                .map(|item| Some((item.key()?.literal_name()?, EditValue::decode(&item.value()?)?)))
                 .collect::<Option<Vec<_>>>()
-                .map(Value::Object),
+                .map(EditValue::Object),
             Expr::Unary(u) => {
                 let op = u.op()?;
-                match (op.text(), Value::decode(&u.operand()?)?) {
-                    ("-", Value::Number(n)) if !n.starts_with('-') => {
-                        Some(Value::Number(format!("-{n}")))
+                match (op.text(), EditValue::decode(&u.operand()?)?) {
+                    ("-", EditValue::Number(n)) if !n.starts_with('-') => {
+                        Some(EditValue::Number(format!("-{n}")))
                     }
-                    ("!", Value::Bool(b)) => Some(Value::Bool(!b)),
+                    ("!", EditValue::Bool(b)) => Some(EditValue::Bool(!b)),
                     _ => None,
                 }
             }
-            Expr::Paren(p) => Value::decode(&p.expr()?),
+            Expr::Paren(p) => EditValue::decode(&p.expr()?),
             _ => None,
         }
     }
 
-    /// The string, for [`Value::String`] and [`Value::Heredoc`].
+    /// The string, for [`EditValue::String`] and [`EditValue::Heredoc`].
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Value::String(s) | Value::Heredoc(s) => Some(s),
+            EditValue::String(s) | EditValue::Heredoc(s) => Some(s),
             _ => None,
         }
     }
@@ -312,41 +312,41 @@ fn dedent(text: &str) -> String {
         .collect()
 }
 
-impl fmt::Display for Value {
+impl fmt::Display for EditValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_source())
     }
 }
 
-impl From<&str> for Value {
-    fn from(s: &str) -> Value {
-        Value::String(s.to_string())
+impl From<&str> for EditValue {
+    fn from(s: &str) -> EditValue {
+        EditValue::String(s.to_string())
     }
 }
 
-impl From<String> for Value {
-    fn from(s: String) -> Value {
-        Value::String(s)
+impl From<String> for EditValue {
+    fn from(s: String) -> EditValue {
+        EditValue::String(s)
     }
 }
 
-impl From<&String> for Value {
-    fn from(s: &String) -> Value {
-        Value::String(s.clone())
+impl From<&String> for EditValue {
+    fn from(s: &String) -> EditValue {
+        EditValue::String(s.clone())
     }
 }
 
-impl From<bool> for Value {
-    fn from(b: bool) -> Value {
-        Value::Bool(b)
+impl From<bool> for EditValue {
+    fn from(b: bool) -> EditValue {
+        EditValue::Bool(b)
     }
 }
 
 macro_rules! from_int {
     ($($t:ty),*) => {$(
-        impl From<$t> for Value {
-            fn from(n: $t) -> Value {
-                Value::Number(n.to_string())
+        impl From<$t> for EditValue {
+            fn from(n: $t) -> EditValue {
+                EditValue::Number(n.to_string())
             }
         }
     )*};
@@ -368,37 +368,37 @@ impl fmt::Display for NotFinite {
 
 impl std::error::Error for NotFinite {}
 
-impl TryFrom<f64> for Value {
+impl TryFrom<f64> for EditValue {
     type Error = NotFinite;
     /// ```
-    /// use hclwright::Value;
-    /// assert_eq!(Value::try_from(2.5).unwrap().to_source(), "2.5");
-    /// assert!(Value::try_from(f64::NAN).is_err());
+    /// use hclwright::EditValue;
+    /// assert_eq!(EditValue::try_from(2.5).unwrap().to_source(), "2.5");
+    /// assert!(EditValue::try_from(f64::NAN).is_err());
     /// ```
-    fn try_from(n: f64) -> Result<Value, NotFinite> {
+    fn try_from(n: f64) -> Result<EditValue, NotFinite> {
         if n.is_finite() {
-            Ok(Value::Number(format!("{n}")))
+            Ok(EditValue::Number(format!("{n}")))
         } else {
             Err(NotFinite)
         }
     }
 }
 
-impl<T: Into<Value>> From<Option<T>> for Value {
-    fn from(v: Option<T>) -> Value {
-        v.map_or(Value::Null, Into::into)
+impl<T: Into<EditValue>> From<Option<T>> for EditValue {
+    fn from(v: Option<T>) -> EditValue {
+        v.map_or(EditValue::Null, Into::into)
     }
 }
 
-impl<T: Into<Value>> From<Vec<T>> for Value {
-    fn from(items: Vec<T>) -> Value {
-        Value::List(items.into_iter().map(Into::into).collect())
+impl<T: Into<EditValue>> From<Vec<T>> for EditValue {
+    fn from(items: Vec<T>) -> EditValue {
+        EditValue::List(items.into_iter().map(Into::into).collect())
     }
 }
 
-impl<K: Into<String>, V: Into<Value>> From<BTreeMap<K, V>> for Value {
-    fn from(map: BTreeMap<K, V>) -> Value {
-        Value::object(map)
+impl<K: Into<String>, V: Into<EditValue>> From<BTreeMap<K, V>> for EditValue {
+    fn from(map: BTreeMap<K, V>) -> EditValue {
+        EditValue::object(map)
     }
 }
 
@@ -406,56 +406,56 @@ impl<K: Into<String>, V: Into<Value>> From<BTreeMap<K, V>> for Value {
 mod tests {
     use super::*;
 
-    fn decoded(src: &str) -> Option<Value> {
+    fn decoded(src: &str) -> Option<EditValue> {
         let parse = crate::parse_expr(&format!("{src}\n"));
         let expr = parse.syntax().children().find_map(Expr::cast)?;
-        Value::decode(&expr)
+        EditValue::decode(&expr)
     }
 
     #[test]
     fn decodes_literals() {
-        assert_eq!(decoded("1.50"), Some(Value::Number("1.50".into())));
-        assert_eq!(decoded("-3"), Some(Value::Number("-3".into())));
-        assert_eq!(decoded("true"), Some(Value::Bool(true)));
-        assert_eq!(decoded("null"), Some(Value::Null));
+        assert_eq!(decoded("1.50"), Some(EditValue::Number("1.50".into())));
+        assert_eq!(decoded("-3"), Some(EditValue::Number("-3".into())));
+        assert_eq!(decoded("true"), Some(EditValue::Bool(true)));
+        assert_eq!(decoded("null"), Some(EditValue::Null));
         assert_eq!(
             decoded(r#""a\tb$${c}""#),
-            Some(Value::String("a\tb${c}".into()))
+            Some(EditValue::String("a\tb${c}".into()))
         );
         assert_eq!(decoded(r#""a${b}""#), None);
         assert_eq!(decoded("var.x"), None);
         assert_eq!(
             decoded("{ a = [1, \"x\"], \"b c\" = null }"),
-            Some(Value::object([
-                ("a", Value::List(vec![1.into(), "x".into()])),
-                ("b c", Value::Null)
+            Some(EditValue::object([
+                ("a", EditValue::List(vec![1.into(), "x".into()])),
+                ("b c", EditValue::Null)
             ]))
         );
         assert_eq!(
             decoded("<<EOT\nx\n  y\nEOT\n"),
-            Some(Value::String("x\n  y\n".into()))
+            Some(EditValue::String("x\n  y\n".into()))
         );
         assert_eq!(
             decoded("<<-EOT\n    x\n      y\n    EOT\n"),
-            Some(Value::String("x\n  y\n".into()))
+            Some(EditValue::String("x\n  y\n".into()))
         );
     }
 
     #[test]
     fn writes_sources_that_parse_back() {
         let values = [
-            Value::from("quote \" back \\ ${x} %{y} \n tab\t"),
-            Value::heredoc("a ${b}\nEOT\n"),
-            Value::from(vec![Value::Null, true.into(), 1.into()]),
-            Value::object([("a", Value::object([("b", 1)])), ("if", Value::from(2))]),
-            Value::Object(vec![]),
-            Value::List(vec![]),
+            EditValue::from("quote \" back \\ ${x} %{y} \n tab\t"),
+            EditValue::heredoc("a ${b}\nEOT\n"),
+            EditValue::from(vec![EditValue::Null, true.into(), 1.into()]),
+            EditValue::object([("a", EditValue::object([("b", 1)])), ("if", EditValue::from(2))]),
+            EditValue::Object(vec![]),
+            EditValue::List(vec![]),
         ];
         for v in values {
             let src = v.to_source();
-            assert!(Value::parse(&src).is_ok(), "{src}");
+            assert!(EditValue::parse(&src).is_ok(), "{src}");
             let expected = match &v {
-                Value::Heredoc(s) => Value::String(s.clone()),
+                EditValue::Heredoc(s) => EditValue::String(s.clone()),
                 other => other.clone(),
             };
             assert_eq!(decoded(&src), Some(expected), "{src}");

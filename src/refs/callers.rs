@@ -9,7 +9,7 @@
 //! use hclwright::diff::apply_edits;
 //! use hclwright::refs::SourceFile;
 //! use hclwright::refs::callers::{Caller, rename_in_callers};
-//! use hclwright::refs::terraform::Address;
+//! use hclwright::refs::terraform::ObjectAddress;
 //!
 //! let root = SourceFile::new(
 //!     "main.tf",
@@ -20,7 +20,7 @@
 //!     assert_eq!(caller, Path::new("main.tf"));
 //!     Caller::from(source == "./modules/app")
 //! };
-//! let address: Address = "var.size".parse().unwrap();
+//! let address: ObjectAddress = "var.size".parse().unwrap();
 //! let result = rename_in_callers(&[root.clone()], &address, "instance_size", is_module).unwrap();
 //! assert_eq!(result.calls, [(root.path.clone(), "app".to_string())]);
 //! let text = apply_edits(&root.text, &result.files[0].edits).unwrap();
@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::rename::Rename;
-use super::terraform::Address;
+use super::terraform::ObjectAddress;
 use super::{FileEdits, InvalidFiles, SourceFile, parse_all};
 use crate::ast::{AstNode, Expr};
 use crate::diff::TextEdit;
@@ -77,13 +77,13 @@ pub struct CallerRename {
 /// `callers` in the folder of the `module` block.
 pub fn rename_in_callers(
     callers: &[SourceFile],
-    address: &Address,
+    address: &ObjectAddress,
     new_name: &str,
     is_module: impl Fn(&Path, &str) -> Caller,
 ) -> Result<CallerRename, InvalidFiles> {
     let parses = parse_all(callers)?;
     let mut result = CallerRename::default();
-    if !matches!(address, Address::Variable(_) | Address::Output(_)) {
+    if !matches!(address, ObjectAddress::Variable(_) | ObjectAddress::Output(_)) {
         return Ok(result);
     }
     let old_name = address.name();
@@ -115,7 +115,7 @@ pub fn rename_in_callers(
             }
             result.calls.push((file.path.clone(), call.clone()));
             match address {
-                Address::Variable(_) => {
+                ObjectAddress::Variable(_) => {
                     let argument = block
                         .body()
                         .and_then(|b| b.attribute(old_name))

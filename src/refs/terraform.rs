@@ -4,12 +4,12 @@
 //!
 //! ```
 //! use hclwright::refs::SourceFile;
-//! use hclwright::refs::terraform::{Address, Options, rename};
+//! use hclwright::refs::terraform::{ObjectAddress, Options, rename};
 //! let files = [
 //!     SourceFile::new("main.tf", "resource \"aws_instance\" \"web\" {\n  ami = \"x\"\n}\n"),
 //!     SourceFile::new("outputs.tf", "output \"ip\" {\n  value = aws_instance.web.private_ip\n}\n"),
 //! ];
-//! let address: Address = "aws_instance.web".parse().unwrap();
+//! let address: ObjectAddress = "aws_instance.web".parse().unwrap();
 //! let result = rename(&files, &address, "app", Options { moved: true }).unwrap();
 //! assert_eq!((result.declarations, result.references, result.moved_blocks), (1, 1, 1));
 //! // The new text of each file that changes, its diff, and `write()`.
@@ -47,7 +47,7 @@ use crate::syntax_kind::SyntaxKind::*;
 
 /// What to rename, in Terraform's address forms.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Address {
+pub enum ObjectAddress {
     /// `variable.NAME` (or `var.NAME`): an input variable.
     Variable(String),
     /// `local.NAME`: a local value.
@@ -72,28 +72,28 @@ pub enum Address {
     },
 }
 
-impl Address {
+impl ObjectAddress {
     /// The name that a rename changes.
     pub fn name(&self) -> &str {
         match self {
-            Address::Variable(n) | Address::Local(n) | Address::Module(n) | Address::Output(n) => n,
-            Address::Resource { name, .. } | Address::Data { name, .. } => name,
+            ObjectAddress::Variable(n) | ObjectAddress::Local(n) | ObjectAddress::Module(n) | ObjectAddress::Output(n) => n,
+            ObjectAddress::Resource { name, .. } | ObjectAddress::Data { name, .. } => name,
         }
     }
 
     /// The same address with another name.
-    pub fn with_name(&self, new_name: &str) -> Address {
+    pub fn with_name(&self, new_name: &str) -> ObjectAddress {
         let n = new_name.to_string();
         match self {
-            Address::Variable(_) => Address::Variable(n),
-            Address::Local(_) => Address::Local(n),
-            Address::Module(_) => Address::Module(n),
-            Address::Output(_) => Address::Output(n),
-            Address::Resource { type_name, .. } => Address::Resource {
+            ObjectAddress::Variable(_) => ObjectAddress::Variable(n),
+            ObjectAddress::Local(_) => ObjectAddress::Local(n),
+            ObjectAddress::Module(_) => ObjectAddress::Module(n),
+            ObjectAddress::Output(_) => ObjectAddress::Output(n),
+            ObjectAddress::Resource { type_name, .. } => ObjectAddress::Resource {
                 type_name: type_name.clone(),
                 name: n,
             },
-            Address::Data { type_name, .. } => Address::Data {
+            ObjectAddress::Data { type_name, .. } => ObjectAddress::Data {
                 type_name: type_name.clone(),
                 name: n,
             },
@@ -106,12 +106,12 @@ impl Address {
     pub fn reference(&self) -> Option<Pattern> {
         let attr = |s: &str| PatternStep::Attr(s.to_string());
         let (root, steps) = match self {
-            Address::Variable(n) => ("var", vec![attr(n)]),
-            Address::Local(n) => ("local", vec![attr(n)]),
-            Address::Module(n) => ("module", vec![attr(n)]),
-            Address::Output(_) => return None,
-            Address::Resource { type_name, name } => (type_name.as_str(), vec![attr(name)]),
-            Address::Data { type_name, name } => ("data", vec![attr(type_name), attr(name)]),
+            ObjectAddress::Variable(n) => ("var", vec![attr(n)]),
+            ObjectAddress::Local(n) => ("local", vec![attr(n)]),
+            ObjectAddress::Module(n) => ("module", vec![attr(n)]),
+            ObjectAddress::Output(_) => return None,
+            ObjectAddress::Resource { type_name, name } => (type_name.as_str(), vec![attr(name)]),
+            ObjectAddress::Data { type_name, name } => ("data", vec![attr(type_name), attr(name)]),
         };
         Pattern::new(root, steps).ok()
     }
@@ -119,73 +119,73 @@ impl Address {
     /// True for the objects a `moved` block can move: resources and
     /// modules.
     pub fn can_move(&self) -> bool {
-        matches!(self, Address::Resource { .. } | Address::Module(_))
+        matches!(self, ObjectAddress::Resource { .. } | ObjectAddress::Module(_))
     }
 }
 
-impl fmt::Display for Address {
+impl fmt::Display for ObjectAddress {
     /// Terraform's form: `variable.x`, `local.x`, `module.x`, `output.x`,
     /// `TYPE.NAME`, `data.TYPE.NAME`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Address::Variable(n) => write!(f, "variable.{n}"),
-            Address::Local(n) => write!(f, "local.{n}"),
-            Address::Module(n) => write!(f, "module.{n}"),
-            Address::Output(n) => write!(f, "output.{n}"),
-            Address::Resource { type_name, name } => write!(f, "{type_name}.{name}"),
-            Address::Data { type_name, name } => write!(f, "data.{type_name}.{name}"),
+            ObjectAddress::Variable(n) => write!(f, "variable.{n}"),
+            ObjectAddress::Local(n) => write!(f, "local.{n}"),
+            ObjectAddress::Module(n) => write!(f, "module.{n}"),
+            ObjectAddress::Output(n) => write!(f, "output.{n}"),
+            ObjectAddress::Resource { type_name, name } => write!(f, "{type_name}.{name}"),
+            ObjectAddress::Data { type_name, name } => write!(f, "data.{type_name}.{name}"),
         }
     }
 }
 
 /// Why an address could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AddressError(pub String);
+pub struct ObjectAddressError(pub String);
 
-impl fmt::Display for AddressError {
+impl fmt::Display for ObjectAddressError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for AddressError {}
+impl std::error::Error for ObjectAddressError {}
 
-impl FromStr for Address {
-    type Err = AddressError;
+impl FromStr for ObjectAddress {
+    type Err = ObjectAddressError;
 
-    fn from_str(text: &str) -> Result<Address, AddressError> {
+    fn from_str(text: &str) -> Result<ObjectAddress, ObjectAddressError> {
         let parts: Vec<&str> = text.split('.').collect();
         if let Some(bad) = parts.iter().find(|p| !is_identifier(p)) {
-            return Err(AddressError(format!(
+            return Err(ObjectAddressError(format!(
                 "`{text}`: `{bad}` is not a name; expected variable.NAME, local.NAME, module.NAME, \
                  output.NAME, data.TYPE.NAME or TYPE.NAME"
             )));
         }
         let owned = |s: &str| s.to_string();
         Ok(match parts.as_slice() {
-            ["variable" | "var", n] => Address::Variable(owned(n)),
-            ["local", n] => Address::Local(owned(n)),
-            ["module", n] => Address::Module(owned(n)),
-            ["output", n] => Address::Output(owned(n)),
-            ["data", t, n] => Address::Data {
+            ["variable" | "var", n] => ObjectAddress::Variable(owned(n)),
+            ["local", n] => ObjectAddress::Local(owned(n)),
+            ["module", n] => ObjectAddress::Module(owned(n)),
+            ["output", n] => ObjectAddress::Output(owned(n)),
+            ["data", t, n] => ObjectAddress::Data {
                 type_name: owned(t),
                 name: owned(n),
             },
-            ["resource", t, n] => Address::Resource {
+            ["resource", t, n] => ObjectAddress::Resource {
                 type_name: owned(t),
                 name: owned(n),
             },
-            [t, n] if !matches!(*t, "data" | "resource") => Address::Resource {
+            [t, n] if !matches!(*t, "data" | "resource") => ObjectAddress::Resource {
                 type_name: owned(t),
                 name: owned(n),
             },
             ["module", ..] => {
-                return Err(AddressError(format!(
+                return Err(ObjectAddressError(format!(
                     "`{text}`: only module calls of this module (module.NAME) can be renamed"
                 )));
             }
             _ => {
-                return Err(AddressError(format!(
+                return Err(ObjectAddressError(format!(
                     "`{text}`: expected variable.NAME, local.NAME, module.NAME, output.NAME, \
                      data.TYPE.NAME or TYPE.NAME"
                 )));
@@ -243,11 +243,11 @@ pub enum TerraformRenameError {
     /// The new name is the current one.
     SameName,
     /// `moved` blocks exist only for resources and modules.
-    MovedNotSupported(Address),
+    MovedNotSupported(ObjectAddress),
     /// Something is already declared under the new name.
     AlreadyDeclared {
         /// The address that is taken.
-        address: Address,
+        address: ObjectAddress,
         /// The file that declares it.
         path: PathBuf,
     },
@@ -255,7 +255,7 @@ pub enum TerraformRenameError {
     /// which one is meant cannot be told, so nothing is renamed.
     Duplicate {
         /// The address declared several times.
-        address: Address,
+        address: ObjectAddress,
         /// Each declaration: file, line and column (1-based).
         places: Vec<(PathBuf, u32, u32)>,
     },
@@ -306,7 +306,7 @@ impl std::error::Error for TerraformRenameError {}
 /// when asked. Refuses the whole set if any file has syntax errors.
 pub fn rename(
     files: &[SourceFile],
-    address: &Address,
+    address: &ObjectAddress,
     new_name: &str,
     options: Options,
 ) -> Result<TerraformRename, TerraformRenameError> {
@@ -350,7 +350,7 @@ pub fn rename(
             files: invalid,
         }));
     }
-    let json_declarations = |i: usize, address: &Address| -> Vec<TextRange> {
+    let json_declarations = |i: usize, address: &ObjectAddress| -> Vec<TextRange> {
         jsons[i]
             .as_ref()
             .map(|j| terraform_json::declarations(j, &files[i].path, address))
@@ -490,16 +490,16 @@ pub fn rename(
 /// `address`: the ranges of the property names, quotes included.
 ///
 /// ```
-/// use hclwright::refs::terraform::{Address, json_declarations};
+/// use hclwright::refs::terraform::{ObjectAddress, json_declarations};
 /// let text = r#"{"variable": {"region": {"default": "eu"}}}"#;
 /// let parse = hclwright::json::parse(text);
-/// let found = json_declarations(&parse, "main.tf.json".as_ref(), &Address::Variable("region".into()));
+/// let found = json_declarations(&parse, "main.tf.json".as_ref(), &ObjectAddress::Variable("region".into()));
 /// assert_eq!(&text[found[0]], "\"region\"");
 /// ```
 pub fn json_declarations(
     parse: &crate::json::JsonParse,
     path: &Path,
-    address: &Address,
+    address: &ObjectAddress,
 ) -> Vec<TextRange> {
     terraform_json::declarations(parse, path, address)
 }
@@ -543,16 +543,16 @@ fn attribute_declarations(body: &Body, name: &str) -> Vec<Declaration> {
 }
 
 /// The declarations of `address` at the top level of `body`.
-fn declarations(body: &Body, path: &Path, address: &Address) -> Vec<Declaration> {
+fn declarations(body: &Body, path: &Path, address: &ObjectAddress) -> Vec<Declaration> {
     let name = address.name();
     let mut out = Vec::new();
     if is_tfvars(path) {
-        if let Address::Variable(_) = address {
+        if let ObjectAddress::Variable(_) = address {
             out.extend(attribute_declarations(body, name));
         }
         return out;
     }
-    if let Address::Local(_) = address {
+    if let ObjectAddress::Local(_) = address {
         for locals in body.blocks_of_type("locals") {
             if let Some(inner) = locals.body() {
                 out.extend(attribute_declarations(&inner, name));
@@ -561,12 +561,12 @@ fn declarations(body: &Body, path: &Path, address: &Address) -> Vec<Declaration>
         return out;
     }
     let (block_type, leading) = match address {
-        Address::Variable(_) => ("variable", None),
-        Address::Module(_) => ("module", None),
-        Address::Output(_) => ("output", None),
-        Address::Resource { type_name, .. } => ("resource", Some(type_name.as_str())),
-        Address::Data { type_name, .. } => ("data", Some(type_name.as_str())),
-        Address::Local(_) => unreachable!("handled above"),
+        ObjectAddress::Variable(_) => ("variable", None),
+        ObjectAddress::Module(_) => ("module", None),
+        ObjectAddress::Output(_) => ("output", None),
+        ObjectAddress::Resource { type_name, .. } => ("resource", Some(type_name.as_str())),
+        ObjectAddress::Data { type_name, .. } => ("data", Some(type_name.as_str())),
+        ObjectAddress::Local(_) => unreachable!("handled above"),
     };
     for block in body.blocks_of_type(block_type) {
         let labels: Vec<BlockLabel> = block.labels().collect();
@@ -630,7 +630,7 @@ fn excluded_ranges(body: &Body, options: Options) -> Vec<TextRange> {
 
 /// The insertion of a `moved` block after `block`, separated by a blank
 /// line, indented like `block`'s body, with the newline style of the file.
-fn moved_block(block: &Block, from: &Address, to: &Address) -> TextEdit {
+fn moved_block(block: &Block, from: &ObjectAddress, to: &ObjectAddress) -> TextEdit {
     let node = block.syntax();
     let text = node.to_string();
     let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
@@ -651,9 +651,9 @@ fn moved_block(block: &Block, from: &Address, to: &Address) -> TextEdit {
 }
 
 /// The address as written in a `moved` block.
-fn moved_address(address: &Address) -> String {
+fn moved_address(address: &ObjectAddress) -> String {
     match address {
-        Address::Resource { type_name, name } => format!("{type_name}.{name}"),
+        ObjectAddress::Resource { type_name, name } => format!("{type_name}.{name}"),
         other => other.to_string(),
     }
 }
@@ -672,38 +672,38 @@ mod tests {
     #[test]
     fn reads_terraform_addresses() {
         let cases = [
-            ("variable.region", Address::Variable("region".into())),
-            ("var.region", Address::Variable("region".into())),
-            ("local.cfg", Address::Local("cfg".into())),
-            ("module.vpc", Address::Module("vpc".into())),
-            ("output.ip", Address::Output("ip".into())),
+            ("variable.region", ObjectAddress::Variable("region".into())),
+            ("var.region", ObjectAddress::Variable("region".into())),
+            ("local.cfg", ObjectAddress::Local("cfg".into())),
+            ("module.vpc", ObjectAddress::Module("vpc".into())),
+            ("output.ip", ObjectAddress::Output("ip".into())),
             (
                 "data.aws_ami.ubuntu",
-                Address::Data {
+                ObjectAddress::Data {
                     type_name: "aws_ami".into(),
                     name: "ubuntu".into(),
                 },
             ),
             (
                 "aws_instance.web",
-                Address::Resource {
+                ObjectAddress::Resource {
                     type_name: "aws_instance".into(),
                     name: "web".into(),
                 },
             ),
             (
                 "resource.aws_instance.web",
-                Address::Resource {
+                ObjectAddress::Resource {
                     type_name: "aws_instance".into(),
                     name: "web".into(),
                 },
             ),
         ];
         for (text, expected) in cases {
-            assert_eq!(text.parse::<Address>().unwrap(), expected, "{text}");
+            assert_eq!(text.parse::<ObjectAddress>().unwrap(), expected, "{text}");
         }
         for bad in ["", "web", "module.a.b", "data.x", "a.b.c", "var.1x", "a..b"] {
-            assert!(bad.parse::<Address>().is_err(), "{bad}");
+            assert!(bad.parse::<ObjectAddress>().is_err(), "{bad}");
         }
     }
 
@@ -717,7 +717,7 @@ mod tests {
             "data.t.e",
             "t.f",
         ] {
-            assert_eq!(text.parse::<Address>().unwrap().to_string(), text);
+            assert_eq!(text.parse::<ObjectAddress>().unwrap().to_string(), text);
         }
     }
 }

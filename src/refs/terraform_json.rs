@@ -7,7 +7,7 @@ use std::path::Path;
 
 use text_size::TextRange;
 
-use super::terraform::Address;
+use super::terraform::ObjectAddress;
 use crate::json::{JsonParse, JsonValue};
 
 /// True for a file of the JSON syntax.
@@ -17,21 +17,21 @@ pub(crate) fn is_json(path: &Path) -> bool {
 
 /// The ranges of the property names (quotes included) that declare
 /// `address` in a JSON file.
-pub(crate) fn declarations(parse: &JsonParse, path: &Path, address: &Address) -> Vec<TextRange> {
+pub(crate) fn declarations(parse: &JsonParse, path: &Path, address: &ObjectAddress) -> Vec<TextRange> {
     let Some(root) = parse.root() else {
         return Vec::new();
     };
     let name = address.name();
     let tfvars = path.to_string_lossy().ends_with(".tfvars.json");
     let steps: Vec<&str> = match address {
-        Address::Variable(_) if tfvars => vec![name],
+        ObjectAddress::Variable(_) if tfvars => vec![name],
         _ if tfvars => return Vec::new(),
-        Address::Variable(_) => vec!["variable", name],
-        Address::Local(_) => vec!["locals", name],
-        Address::Module(_) => vec!["module", name],
-        Address::Output(_) => vec!["output", name],
-        Address::Resource { type_name, .. } => vec!["resource", type_name, name],
-        Address::Data { type_name, .. } => vec!["data", type_name, name],
+        ObjectAddress::Variable(_) => vec!["variable", name],
+        ObjectAddress::Local(_) => vec!["locals", name],
+        ObjectAddress::Module(_) => vec!["module", name],
+        ObjectAddress::Output(_) => vec!["output", name],
+        ObjectAddress::Resource { type_name, .. } => vec!["resource", type_name, name],
+        ObjectAddress::Data { type_name, .. } => vec!["data", type_name, name],
     };
     let mut current = vec![root];
     let mut found = Vec::new();

@@ -85,7 +85,7 @@ impl Document {
         crate::error::guard(|| {
             match self {
                 Document::Native(d) => {
-                    let value = hclwright::Value::parse(source)?;
+                    let value = hclwright::EditValue::parse(source)?;
                     d.set_with(address, value, Placement::Default)?;
                 }
                 Document::Json(d) => d.set_with(address, source, Placement::Default)?,

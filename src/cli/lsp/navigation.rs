@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use hclwright::ast::{AstNode, Block};
-use hclwright::refs::terraform::Address;
+use hclwright::refs::terraform::ObjectAddress;
 use hclwright::{SyntaxKind, TextRange, TextSize};
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, Hover, HoverContents,
@@ -121,11 +121,11 @@ fn declarations(
     let (address, _) = address_of(traversal)?;
     // (block type, labels) of the declaration, or the local's name.
     let (block, labels, local): (&str, Vec<&str>, Option<&str>) = match &address {
-        Address::Variable(name) => ("variable", vec![name], None),
-        Address::Local(name) => ("locals", vec![], Some(name)),
-        Address::Module(name) => ("module", vec![name], None),
-        Address::Data { type_name, name } => ("data", vec![type_name, name], None),
-        Address::Resource { type_name, name } => ("resource", vec![type_name, name], None),
+        ObjectAddress::Variable(name) => ("variable", vec![name], None),
+        ObjectAddress::Local(name) => ("locals", vec![], Some(name)),
+        ObjectAddress::Module(name) => ("module", vec![name], None),
+        ObjectAddress::Data { type_name, name } => ("data", vec![type_name, name], None),
+        ObjectAddress::Resource { type_name, name } => ("resource", vec![type_name, name], None),
         _ => return None,
     };
     let mut out = Vec::new();
@@ -173,7 +173,7 @@ fn declarations(
 /// The declared object a reference under `at` names (`var.x`, `local.x`,
 /// `module.x`, `data.t.n`, a resource `t.n`) and the range of the name
 /// that a rename changes.
-pub fn renamable(text: &str, at: usize) -> Option<(Address, TextRange)> {
+pub fn renamable(text: &str, at: usize) -> Option<(ObjectAddress, TextRange)> {
     address_of(&reference_at(text, at)?.traversal)
 }
 
@@ -190,7 +190,7 @@ fn reference_at(text: &str, at: usize) -> Option<hclwright::refs::Reference> {
 
 /// The declared object a traversal names, and the range of its name
 /// step (what a rename changes).
-fn address_of(t: &hclwright::refs::Traversal) -> Option<(Address, TextRange)> {
+fn address_of(t: &hclwright::refs::Traversal) -> Option<(ObjectAddress, TextRange)> {
     let names = t.leading_names();
     let (address, step) = match names.as_slice() {
         ["var", name, ..] => (format!("var.{name}"), 0),
