@@ -12,7 +12,7 @@
 
 mod support;
 
-use hclwright::{Item, EditValue};
+use hclwright::{EditValue, Item};
 
 const EXAMPLE: &str = r#"resource "aws_instance" "web" {
   ami           = "ami-123"

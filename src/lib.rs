@@ -201,8 +201,7 @@ pub mod syntax {
 // `syntax` module finds them; the documentation lists them there.
 #[doc(hidden)]
 pub use syntax::{
-    HclLanguage, MAX_DEPTH, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxNodeChildren,
-    SyntaxToken,
+    HclLanguage, MAX_DEPTH, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxNodeChildren, SyntaxToken,
 };
 
 use parser::Entry;

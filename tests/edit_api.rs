@@ -5,7 +5,7 @@
 
 use hclwright::diff::apply_edits;
 use hclwright::document::{Address, Step};
-use hclwright::{Document, EditError, Item, EditValue};
+use hclwright::{Document, EditError, EditValue, Item};
 use proptest::prelude::*;
 
 const TF: &str = r#"# Providers.

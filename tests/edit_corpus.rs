@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use hclwright::ast::{AstNode, Block, Expr};
 use hclwright::diff::apply_edits;
 use hclwright::document::{Address, Step};
-use hclwright::{Document, EditError, Placement, SyntaxKind, SyntaxNode, TextRange, EditValue};
+use hclwright::{Document, EditError, EditValue, Placement, SyntaxKind, SyntaxNode, TextRange};
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -131,7 +131,10 @@ fn values(rng: &mut Rng) -> EditValue {
         0 => EditValue::from("x ${not} interpolated"),
         1 => EditValue::from(42),
         2 => EditValue::parse("var.some_thing[0].id").unwrap(),
-        3 => EditValue::object([("a", EditValue::from(1)), ("long_key", EditValue::from("v"))]),
+        3 => EditValue::object([
+            ("a", EditValue::from(1)),
+            ("long_key", EditValue::from("v")),
+        ]),
         4 => EditValue::from(vec!["a", "b"]),
         _ => EditValue::heredoc("line one\n  line two\n"),
     }

@@ -17,7 +17,7 @@
 //! `\n` in TEXT and BODY is a newline.
 
 use hclwright::diff::{apply_edits, unified_diff};
-use hclwright::{Document, EditError, Placement, EditValue};
+use hclwright::{Document, EditError, EditValue, Placement};
 
 fn unescape(s: &str) -> String {
     s.replace("\\n", "\n")
@@ -81,7 +81,11 @@ fn apply(doc: &mut Document, op: &str) -> Result<(), EditError> {
         "set-after" => {
             let (addr, rest) = word(rest);
             let (sibling, value) = word(rest);
-            doc.set_with(addr, EditValue::parse(value)?, Placement::After(sibling.into()))
+            doc.set_with(
+                addr,
+                EditValue::parse(value)?,
+                Placement::After(sibling.into()),
+            )
         }
         "rm" => doc.remove(rest.trim()),
         "mv" => {

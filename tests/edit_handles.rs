@@ -2,7 +2,7 @@
 //! `get_mut`, `Handle`): each scenario snapshots the unified diff it makes,
 //! so any collateral change shows, and checks the document stays valid.
 
-use hclwright::{Document, Item, EditValue};
+use hclwright::{Document, EditValue, Item};
 
 const MAIN: &str = r#"terraform {
   required_providers {

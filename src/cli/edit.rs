@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use hclwright::encoding::StandIns;
-use hclwright::{Address, Document, EditError, Item, Placement, EditValue};
+use hclwright::{Address, Document, EditError, EditValue, Item, Placement};
 
 use super::edit_json;
 use super::files::{Input, read_error_message, read_input};

@@ -15,7 +15,7 @@ use super::heredoc;
 use super::layout::{line_end, line_indent, line_start, reindent};
 use super::placement::Placement;
 use super::resolve::{Container, container_of};
-use super::{Document, Item, Replacement, EditValue};
+use super::{Document, EditValue, Item, Replacement};
 use crate::ast::{self, AstNode};
 use crate::syntax_kind::{SyntaxElement, SyntaxKind::*, SyntaxNode, SyntaxToken};
 

@@ -8,7 +8,7 @@ use super::error::EditError;
 use super::layout::{line_indent, reindent};
 use super::placement::Placement;
 use super::resolve::{self, Container};
-use super::{Document, Item, Replacement, EditValue};
+use super::{Document, EditValue, Item, Replacement};
 use crate::ast::{self, AstNode};
 use crate::syntax_kind::SyntaxNode;
 use text_size::TextRange;

@@ -189,7 +189,7 @@ mod tests {
 
 #[cfg(test)]
 mod rewrite_tests {
-    use crate::document::{Document, Placement, EditValue};
+    use crate::document::{Document, EditValue, Placement};
 
     fn set(text: &str, address: &str, value: EditValue) -> String {
         let mut doc = Document::parse(text).unwrap();

@@ -106,7 +106,7 @@ pub use error::{EditError, ParseError};
 pub use handle::Handle;
 pub use item::Item;
 pub use placement::Placement;
-pub use value::{NotFinite, EditValue};
+pub use value::{EditValue, NotFinite};
 
 use std::sync::Arc;
 

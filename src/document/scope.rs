@@ -599,7 +599,7 @@ mod tests {
     use super::*;
     use crate::ast;
     use crate::document::address::Step;
-    use crate::document::{Placement, EditValue};
+    use crate::document::{EditValue, Placement};
 
     thread_local! {
         static WHOLE_ONLY: Cell<bool> = const { Cell::new(false) };

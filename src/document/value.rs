@@ -227,7 +227,12 @@ impl EditValue {
                 .map(EditValue::List),
             Expr::Object(o) => o
                 .items()
-                .map(|item| Some((item.key()?.literal_name()?, EditValue::decode(&item.value()?)?)))
+                .map(|item| {
+                    Some((
+                        item.key()?.literal_name()?,
+                        EditValue::decode(&item.value()?)?,
+                    ))
+                })
                 .collect::<Option<Vec<_>>>()
                 .map(EditValue::Object),
             Expr::Unary(u) => {
@@ -447,7 +452,10 @@ mod tests {
             EditValue::from("quote \" back \\ ${x} %{y} \n tab\t"),
             EditValue::heredoc("a ${b}\nEOT\n"),
             EditValue::from(vec![EditValue::Null, true.into(), 1.into()]),
-            EditValue::object([("a", EditValue::object([("b", 1)])), ("if", EditValue::from(2))]),
+            EditValue::object([
+                ("a", EditValue::object([("b", 1)])),
+                ("if", EditValue::from(2)),
+            ]),
             EditValue::Object(vec![]),
             EditValue::List(vec![]),
         ];

@@ -83,7 +83,10 @@ pub fn rename_in_callers(
 ) -> Result<CallerRename, InvalidFiles> {
     let parses = parse_all(callers)?;
     let mut result = CallerRename::default();
-    if !matches!(address, ObjectAddress::Variable(_) | ObjectAddress::Output(_)) {
+    if !matches!(
+        address,
+        ObjectAddress::Variable(_) | ObjectAddress::Output(_)
+    ) {
         return Ok(result);
     }
     let old_name = address.name();

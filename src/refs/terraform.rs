@@ -76,7 +76,10 @@ impl ObjectAddress {
     /// The name that a rename changes.
     pub fn name(&self) -> &str {
         match self {
-            ObjectAddress::Variable(n) | ObjectAddress::Local(n) | ObjectAddress::Module(n) | ObjectAddress::Output(n) => n,
+            ObjectAddress::Variable(n)
+            | ObjectAddress::Local(n)
+            | ObjectAddress::Module(n)
+            | ObjectAddress::Output(n) => n,
             ObjectAddress::Resource { name, .. } | ObjectAddress::Data { name, .. } => name,
         }
     }
@@ -119,7 +122,10 @@ impl ObjectAddress {
     /// True for the objects a `moved` block can move: resources and
     /// modules.
     pub fn can_move(&self) -> bool {
-        matches!(self, ObjectAddress::Resource { .. } | ObjectAddress::Module(_))
+        matches!(
+            self,
+            ObjectAddress::Resource { .. } | ObjectAddress::Module(_)
+        )
     }
 }
 

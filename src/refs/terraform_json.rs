@@ -17,7 +17,11 @@ pub(crate) fn is_json(path: &Path) -> bool {
 
 /// The ranges of the property names (quotes included) that declare
 /// `address` in a JSON file.
-pub(crate) fn declarations(parse: &JsonParse, path: &Path, address: &ObjectAddress) -> Vec<TextRange> {
+pub(crate) fn declarations(
+    parse: &JsonParse,
+    path: &Path,
+    address: &ObjectAddress,
+) -> Vec<TextRange> {
     let Some(root) = parse.root() else {
         return Vec::new();
     };
