@@ -91,7 +91,15 @@ pub(super) enum New<'a> {
     Constraint(&'a str),
 }
 
-impl New<'_> {
+impl<'a> New<'a> {
+    /// The version asked for, when one was (not a constraint).
+    pub(super) fn version(&self) -> Option<&'a Version> {
+        match self {
+            New::Version(v, _) => Some(*v),
+            New::Constraint(_) => None,
+        }
+    }
+
     /// What the version string `old` becomes.
     pub(super) fn replacing(&self, old: &str) -> String {
         match self {
@@ -108,10 +116,7 @@ fn bump_to(doc: &mut Document, target: &Target, new: &New<'_>) -> Result<Vec<Cha
         let old = token.text().to_string();
         found.push((token, new.replacing(&old)));
     };
-    let version = match new {
-        New::Version(v, _) => Some(*v),
-        New::Constraint(_) => None,
-    };
+    let version = new.version();
     match target {
         Target::Terraform => {
             for block in body.blocks_of_type("terraform") {

@@ -67,10 +67,7 @@ fn bump_json_to(
         let old = inner(&token).to_string();
         found.push((token, new.replacing(&old)));
     };
-    let version = match new {
-        New::Version(v, _) => Some(*v),
-        New::Constraint(_) => None,
-    };
+    let version = new.version();
     match target {
         Target::Terraform => {
             for block in blocks(&roots, "terraform") {
