@@ -190,7 +190,11 @@ test('ES-module entry has the same exports', async () => {
   assert.equal(esm.Unknown, Unknown)
 })
 
+// A relative HCLWRIGHT_CORPUS is read from the repository root, as the Rust
+// tests read it (`HCLWRIGHT_CORPUS=../shared/corpus`), wherever npm runs.
 const CORPUS = process.env.HCLWRIGHT_CORPUS
+  ? path.resolve(__dirname, '..', '..', '..', process.env.HCLWRIGHT_CORPUS)
+  : undefined
 
 test('corpus round trip through Document', { skip: CORPUS ? false : 'set HCLWRIGHT_CORPUS to round-trip the corpus' }, () => {
   const exts = new Set(['.tf', '.hcl', '.tfvars', '.nomad'])

@@ -206,7 +206,11 @@ def test_large_file_and_threads():
     assert results == [True, True]
 
 
+# A relative HCLWRIGHT_CORPUS is read from the repository root, as the Rust
+# tests read it (`HCLWRIGHT_CORPUS=../shared/corpus`), wherever pytest runs.
 CORPUS = os.environ.get("HCLWRIGHT_CORPUS")
+if CORPUS:
+    CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", CORPUS)
 
 
 @pytest.mark.skipif(not CORPUS, reason="set HCLWRIGHT_CORPUS to round-trip the corpus")
