@@ -29,7 +29,11 @@ def format(text: Text, *, profile: Literal["hclfmt", "terraform"] = "hclfmt") ->
 def evaluate(
     expr: Text, *, dir: Optional[str] = None, vars: Optional[Mapping[str, Any]] = None
 ) -> Any:
-    """The value of an expression in the module folder ``dir``."""
+    """The value of an expression in the module folder ``dir``.
+
+    A sensitive value is returned as its value, unmarked; :func:`console`
+    prints ``(sensitive value)`` for it as ``terraform console`` does.
+    """
 
 def console(
     expr: Text, *, dir: Optional[str] = None, vars: Optional[Mapping[str, Any]] = None
