@@ -118,4 +118,6 @@ export function rename(text: string, oldPrefix: string, newPrefix: string): stri
  */
 export function bumpTerraform(text: string, version: string, options?: Pick<BumpOptions, 'json'>): string
 export function bumpProvider(text: string, name: string, version: string, options?: BumpOptions): string
+/** A Packer plugin's `version` in `packer { required_plugins { … } }`, by local name or source. */
+export function bumpPlugin(text: string, name: string, version: string, options?: BumpOptions): string
 export function bumpModule(text: string, source: string, version: string, options?: BumpOptions): string

@@ -204,6 +204,10 @@ function bumpProvider(text, name, version, options = {}) {
   return call(() => native.bumpProvider(text, name, version, !!options.keepOperator, !!options.json))
 }
 
+function bumpPlugin(text, name, version, options = {}) {
+  return call(() => native.bumpPlugin(text, name, version, !!options.keepOperator, !!options.json))
+}
+
 function bumpModule(text, source, version, options = {}) {
   return call(() => native.bumpModule(text, source, version, !!options.keepOperator, !!options.json))
 }
@@ -263,4 +267,5 @@ module.exports = {
   bumpTerraform,
   bumpProvider,
   bumpModule,
+  bumpPlugin,
 }

@@ -246,6 +246,25 @@ pub fn bump_provider(
     )
 }
 
+/// `hclwright bump plugin NAME VERSION [--keep-operator]` on one text: a
+/// Packer plugin's `version` in `packer { required_plugins { … } }`, by
+/// its local name or source.
+pub fn bump_plugin(
+    text: &str,
+    name: &str,
+    version: &str,
+    keep_operator: bool,
+    json: bool,
+) -> Result<String> {
+    bump(
+        text,
+        Target::Plugin(name.to_string()),
+        version,
+        keep_operator,
+        json,
+    )
+}
+
 /// `hclwright bump module SOURCE VERSION [--keep-operator]` on one text.
 pub fn bump_module(
     text: &str,

@@ -210,6 +210,9 @@ fn conversions_refs_rename_bump() {
     let e = bump_provider(tf, "aws", "~> 5.0", true, false).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Usage);
     assert!(e.message.contains("needs a version"), "{}", e.message);
+    let packer = "packer {\n  required_plugins {\n    amazon = {\n      source  = \"github.com/hashicorp/amazon\"\n      version = \">= 1.2.0\"\n    }\n  }\n}\n";
+    let bumped = bump_plugin(packer, "amazon", "1.3.1", true, false).unwrap();
+    assert!(bumped.contains("version = \">= 1.3.1\""), "{bumped}");
     // The JSON syntax.
     let json_tf = r#"{"terraform": {"required_version": "~> 1.5"}}"#;
     assert_eq!(

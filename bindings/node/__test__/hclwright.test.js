@@ -192,6 +192,8 @@ test('bumps', () => {
   // A constraint is written as given; keeping an operator needs a version.
   assert.ok(hcl.bumpTerraform(TF, '~> 1.9').includes('required_version = "~> 1.9"'))
   assert.throws(() => hcl.bumpProvider(TF, 'aws', '~> 5.0', { keepOperator: true }), /needs a version/)
+  const packer = 'packer {\n  required_plugins {\n    amazon = {\n      source  = "github.com/hashicorp/amazon"\n      version = ">= 1.2.0"\n    }\n  }\n}\n'
+  assert.ok(hcl.bumpPlugin(packer, 'amazon', '1.3.1', { keepOperator: true }).includes('version = ">= 1.3.1"'))
   // The JSON syntax.
   assert.equal(
     hcl.bumpTerraform('{"terraform": {"required_version": "~> 1.5"}}', '1.11.4', { json: true }),

@@ -238,6 +238,19 @@ pub fn bump_provider(
     ))
 }
 
+/// `hclwright bump plugin NAME VERSION` on one text (Packer's
+/// `required_plugins`).
+#[napi]
+pub fn bump_plugin(
+    text: String,
+    name: String,
+    version: String,
+    keep_operator: bool,
+    json: bool,
+) -> Result<String> {
+    run(b::bump_plugin(&text, &name, &version, keep_operator, json))
+}
+
 /// `hclwright bump module SOURCE VERSION` on one text.
 #[napi]
 pub fn bump_module(

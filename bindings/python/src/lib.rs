@@ -344,6 +344,25 @@ fn bump_provider(
         .or_raise(py)
 }
 
+/// The text with Packer plugin `name` (local name or source) bumped to
+/// `version` in `packer { required_plugins { … } }` (a version, or a
+/// constraint written as given); `keep_operator` keeps each constraint's
+/// operator (a version only); `json` reads the text as the JSON syntax.
+#[pyfunction]
+#[pyo3(signature = (text, name, version, *, keep_operator = false, json = false))]
+fn bump_plugin(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    name: String,
+    version: String,
+    keep_operator: bool,
+    json: bool,
+) -> PyResult<String> {
+    let text = text_arg(py, text)?;
+    py.allow_threads(move || b::bump_plugin(&text, &name, &version, keep_operator, json))
+        .or_raise(py)
+}
+
 /// The text with the module blocks whose `source` is `source` bumped to
 /// `version` (a version, or a constraint written as given);
 /// `keep_operator` keeps each constraint's operator (a version only);
@@ -487,5 +506,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bump_terraform, m)?)?;
     m.add_function(wrap_pyfunction!(bump_provider, m)?)?;
     m.add_function(wrap_pyfunction!(bump_module, m)?)?;
+    m.add_function(wrap_pyfunction!(bump_plugin, m)?)?;
     Ok(())
 }

@@ -215,6 +215,12 @@ def test_bumps():
     assert 'required_version = "~> 1.9"' in hclwright.bump_terraform(TF, "~> 1.9")
     with pytest.raises(HclError, match="needs a version"):
         hclwright.bump_provider(TF, "aws", "~> 5.0", keep_operator=True)
+    packer = (
+        'packer {\n  required_plugins {\n    amazon = {\n'
+        '      source  = "github.com/hashicorp/amazon"\n      version = ">= 1.2.0"\n    }\n  }\n}\n'
+    )
+    out = hclwright.bump_plugin(packer, "amazon", "1.3.1", keep_operator=True)
+    assert 'version = ">= 1.3.1"' in out
     # The JSON syntax.
     json_tf = '{"terraform": {"required_version": "~> 1.5"}}'
     assert hclwright.bump_terraform(json_tf, "1.11.4", json=True) == (

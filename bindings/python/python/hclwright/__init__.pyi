@@ -60,6 +60,11 @@ def bump_provider(
 ) -> str:
     """A provider's version bumped (a version, or a constraint written as given)."""
 
+def bump_plugin(
+    text: Text, name: str, version: str, *, keep_operator: bool = False, json: bool = False
+) -> str:
+    """A Packer plugin's version in ``required_plugins`` bumped (a version, or a constraint)."""
+
 def bump_module(
     text: Text, source: str, version: str, *, keep_operator: bool = False, json: bool = False
 ) -> str:
