@@ -155,3 +155,38 @@ fn conversion_of_a_huge_exponent_returns() {
     rx.recv_timeout(Duration::from_secs(30))
         .expect("conversion did not return within 30 s");
 }
+
+#[test]
+fn a_cancelled_evaluation_stops() {
+    // Set from another thread while the evaluation runs: without the flag
+    // this runs for about a billion steps.
+    let cancel = hclwright::eval::Cancel::new();
+    let endless = Budget {
+        steps: u64::MAX,
+        cancel: Some(cancel.clone()),
+        ..Budget::default()
+    };
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let ctx = EvalContext::new()
+            .with_terraform_functions()
+            .with_budget(endless);
+        let r = evaluate_str(
+            "length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : 1]]])",
+            &ctx,
+        )
+        .map(|v| console_string(&v))
+        .map_err(|d| format!("{}: {}", d[0].summary, d[0].detail));
+        let _ = tx.send(r);
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    cancel.cancel();
+    let err = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("a cancelled evaluation did not return within 30 s")
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "Evaluation budget exceeded: Evaluating this expression was cancelled; it was stopped."
+    );
+}
