@@ -3,6 +3,8 @@
 //! case hung or grew to gigabytes before the fixes of issue 33); it is not
 //! a speed target.
 
+mod common;
+
 use hclwright::eval::{Budget, EvalContext, console_string, evaluate_str};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -189,4 +191,45 @@ fn a_cancelled_evaluation_stops() {
         err,
         "Evaluation budget exceeded: Evaluating this expression was cancelled; it was stopped."
     );
+}
+
+#[test]
+fn the_command_line_evaluates_under_the_default_budget() {
+    // `eval` of a module's local that runs for a billion steps (a million
+    // steps take seconds in a debug build: one case only), and `convert`
+    // of a huge exponent.
+    let nested =
+        "length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : 1]]])";
+    let dir = common::TempDir::new(&[
+        ("main.tf", &format!("locals {{\n  n = {nested}\n}}\n")),
+        ("big.hcl", "x = 1e999999999\n"),
+    ]);
+    let (tx, rx) = mpsc::channel();
+    let path = dir.path().to_path_buf();
+    std::thread::spawn(move || {
+        let run = |args: &[&str]| {
+            let out = common::hclwright(&path, args, b"");
+            (
+                common::code(&out),
+                common::stdout(&out),
+                common::stderr(&out),
+            )
+        };
+        let _ = tx.send([
+            run(&["eval", "--dir", ".", "local.n"]),
+            run(&["convert", "--to", "json", "big.hcl"]),
+        ]);
+    });
+    let [local, convert] = rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the commands did not return within 120 s");
+    assert_ne!(local.0, 0);
+    assert!(
+        local.2.contains("Evaluation budget exceeded")
+            && local.2.contains("took more than 1000000 steps"),
+        "{}",
+        local.2
+    );
+    assert_eq!(convert.0, 0, "{}", convert.2);
+    assert!(convert.1.contains("\"x\""), "{}", convert.1);
 }
