@@ -293,6 +293,113 @@ impl Pool {
 mod tests {
     use super::*;
 
+    fn request(id: i32) -> Request {
+        Request::new(
+            id.into(),
+            "textDocument/hover".into(),
+            serde_json::json!({}),
+        )
+    }
+
+    /// A task that runs until its budget's flag is set.
+    fn until_cancelled(id: i32) -> Task {
+        Box::new(move |budget: &Budget| {
+            let cancel = budget.cancel.clone().expect("a flag");
+            while !cancel.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Response::new_ok(id.into(), "stopped")
+        })
+    }
+
+    fn next_done(inbox: &std::sync::mpsc::Receiver<Event>) -> (RequestId, Response) {
+        match inbox.recv_timeout(Duration::from_secs(30)) {
+            Ok(Event::Done(id, response)) => (id, response),
+            _ => panic!("no answer from the worker"),
+        }
+    }
+
+    #[test]
+    fn jobs_wait_for_a_slot_and_cancelled_ones_answer_once() {
+        let (events, inbox) = std::sync::mpsc::channel();
+        let mut pool = Pool::new(events);
+        let limits = Limits {
+            timeout: Duration::from_secs(600),
+            ..Limits::default()
+        };
+        let fallback = |id: i32| Response::new_ok(id.into(), "late");
+        for id in 0..=MAX_RUNNING as i32 {
+            let started = pool.submit(request(id), until_cancelled(id), fallback(id), &limits);
+            assert!(started.is_empty());
+        }
+        assert_eq!((pool.running.len(), pool.queued.len()), (MAX_RUNNING, 1));
+        // The waiting one is cancelled without running.
+        let last = RequestId::from(MAX_RUNNING as i32);
+        let answer = pool.cancel(&last).expect("cancelled");
+        assert_eq!(
+            answer.error.unwrap().code,
+            ErrorCode::RequestCanceled as i32
+        );
+        assert!(pool.queued.is_empty());
+        // A running one: answered at once, its flag stops it, and its own
+        // answer is dropped.
+        let first = RequestId::from(0);
+        assert!(pool.cancel(&first).is_some());
+        assert!(pool.cancel(&first).is_none(), "answered twice");
+        let (id, response) = next_done(&inbox);
+        assert_eq!(id, first);
+        assert!(pool.finished(&id, response, &limits).is_empty());
+        // At shutdown the others are cancelled and answered.
+        assert_eq!(pool.cancel_all().len(), MAX_RUNNING - 1);
+        for _ in 1..MAX_RUNNING {
+            let (id, response) = next_done(&inbox);
+            assert!(pool.finished(&id, response, &limits).is_empty());
+        }
+        assert!(pool.running.is_empty() && pool.wait().is_none());
+    }
+
+    #[test]
+    fn a_job_past_its_time_is_stopped_then_answered_by_its_fallback() {
+        let (events, inbox) = std::sync::mpsc::channel();
+        let mut pool = Pool::new(events);
+        let limits = Limits {
+            timeout: Duration::ZERO,
+            ..Limits::default()
+        };
+        // This one ignores its flag for a while: the fallback answers.
+        let stubborn: Task = Box::new(|_| {
+            std::thread::sleep(GRACE + Duration::from_secs(1));
+            Response::new_ok(1.into(), "too late")
+        });
+        pool.submit(
+            request(1),
+            stubborn,
+            Response::new_ok(1.into(), "late"),
+            &limits,
+        );
+        let mut answers = pool.tick(&limits);
+        while answers.is_empty() {
+            std::thread::sleep(pool.wait().expect("still running"));
+            answers = pool.tick(&limits);
+        }
+        assert_eq!(answers.len(), 1);
+        assert_eq!(answers[0].result, Some(serde_json::json!("late")));
+        // Its own answer, when it comes, is dropped.
+        let (id, response) = next_done(&inbox);
+        assert!(pool.finished(&id, response, &limits).is_empty());
+        // One that notices the flag answers itself.
+        pool.submit(
+            request(2),
+            until_cancelled(2),
+            Response::new_ok(2.into(), "late"),
+            &limits,
+        );
+        assert!(pool.tick(&limits).is_empty());
+        let (id, response) = next_done(&inbox);
+        let sent = pool.finished(&id, response, &limits);
+        assert_eq!(sent[0].result, Some(serde_json::json!("stopped")));
+    }
+
     #[test]
     fn limits_from_settings() {
         let limits = Limits::default();
