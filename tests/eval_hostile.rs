@@ -102,6 +102,8 @@ fn sizes_from_arguments_have_limits() {
             "more than 1048576",
         ),
         ("range(1025)", "more than 1024 values"),
+        // Found by examples/eval_fuzz.rs: one step that no budget stops.
+        ("bcrypt(\"a\", 31)", "cost 31 is more than the limit of 16"),
     ] {
         let err = eval_guarded(expr, None).unwrap_err();
         assert!(err.contains(want), "{expr}: {err}");
