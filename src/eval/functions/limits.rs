@@ -25,6 +25,7 @@ pub const MAX_GENERATED_LEN: usize = 64 << 20;
 pub const MAX_PRODUCT: usize = 1 << 20;
 
 /// The highest `bcrypt` cost: each step doubles the time, so that a cost
-/// of 16 takes seconds and Terraform's highest, 31, days (found by the
-/// `eval_fuzz` driver: an evaluation that no budget could stop).
+/// of 16 takes seconds and Terraform's highest, 31, days: one step that
+/// no budget can stop (`bcrypt` stood out as the slowest function in the
+/// `eval_fuzz` driver's runs).
 pub const MAX_BCRYPT_COST: i64 = 16;
