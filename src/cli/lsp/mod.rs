@@ -11,7 +11,13 @@
 //! - `navigation`: hover, definition, references, rename, completion;
 //! - `symbols`: document and workspace symbols, folding and selection
 //!   ranges;
-//! - `workspace`: open documents, URIs and the files of a folder.
+//! - `workspace`: open documents, URIs and the files of a folder;
+//! - `worker`: hover and completion on worker threads, each under an
+//!   evaluation budget and a cancellation flag.
+//!
+//! A thread reads the client's messages; the main loop owns the documents
+//! and answers every other request itself, so a slow evaluation never
+//! holds up formatting, symbols or changes.
 //!
 //! A panic while answering one request is caught, logged on standard
 //! error and answered as an `InternalError`; the server keeps serving.
