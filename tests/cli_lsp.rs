@@ -1043,3 +1043,164 @@ fn json_files_of_the_folder_count() {
         main_tf.replace("var.v", "var.w")
     );
 }
+
+/// A module whose local runs for about a billion steps (minutes), and an
+/// output that refers to it (line 4: `  value = local.n`).
+const SLOW_TF: &str = "locals {\n  n = length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : 1]]])\n}\noutput \"o\" {\n  value = local.n\n}\n";
+
+impl Server {
+    /// Sends a request without waiting for its answer; returns its id.
+    fn send_request(&mut self, method: &str, params: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// The responses to `ids`, in the order they arrive.
+    fn responses(&mut self, ids: &[u64]) -> Vec<Value> {
+        let mut out: Vec<Value> = Vec::new();
+        while out.len() < ids.len() {
+            let m = self.receive();
+            if m.get("method").is_none() && ids.iter().any(|id| m["id"] == *id) {
+                out.push(m);
+            } else {
+                self.pending.push(m);
+            }
+        }
+        out
+    }
+
+    /// Kills the server if the test has not ended within `limit` (so that
+    /// a server that stops answering fails the test instead of hanging
+    /// it); the guard ends with the returned sender.
+    fn guard(&self, limit: std::time::Duration) -> std::sync::mpsc::Sender<()> {
+        let pid = self.child.id();
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                eprintln!("the server did not answer within {limit:?}: killed");
+                let _ = Command::new("kill").arg(pid.to_string()).status();
+            }
+        });
+        done
+    }
+}
+
+/// The server with `SLOW_TF` open, with evaluation limits `evaluation`.
+fn slow_module(evaluation: Value) -> (Server, TempDir, String) {
+    let dir = TempDir::new(&[("main.tf", SLOW_TF)]);
+    let (mut server, _) = Server::start(json!({
+        "capabilities": {},
+        "initializationOptions": {"hclwright": {"evaluation": evaluation}},
+    }));
+    let uri = uri(dir.path(), "main.tf");
+    assert!(server.open(&uri, SLOW_TF).is_empty());
+    (server, dir, uri)
+}
+
+#[test]
+fn a_slow_hover_is_cut_at_its_budget_and_blocks_nothing() {
+    // Steps without limit: only the time stops it (1.5 s, long enough
+    // for the other requests to be answered before it on a busy machine).
+    let (mut server, _dir, uri) = slow_module(json!({"timeoutMs": 1500, "maxSteps": 1u64 << 60}));
+    let _guard = server.guard(std::time::Duration::from_secs(120));
+    let started = std::time::Instant::now();
+    let hover = server.send_request("textDocument/hover", at(&uri, 4, 12));
+    let doc =
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}});
+    let format = server.send_request("textDocument/formatting", doc.clone());
+    let symbols = server.send_request("textDocument/documentSymbol", doc.clone());
+    // A change while the hover works: its diagnostics come too.
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": format!("{SLOW_TF}# edited\n")}]}),
+    );
+    let after_change = server.send_request("textDocument/documentSymbol", doc);
+    let answers = server.responses(&[hover, format, symbols, after_change]);
+    let order: Vec<u64> = answers.iter().map(|a| a["id"].as_u64().unwrap()).collect();
+    assert_eq!(order, [format, symbols, after_change, hover], "{answers:?}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let shown = answers[3]["result"]["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.starts_with(
+            "Not evaluated: evaluating it took longer than the language server's limit of 1500 ms"
+        ),
+        "{shown}"
+    );
+    // The declaration is shown below.
+    assert!(shown.ends_with("```hcl\nn = length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : 1]]])\n```"), "{shown}");
+    assert!(server.diagnostics(&uri).is_empty());
+    server.stop();
+}
+
+#[test]
+fn hover_reports_the_steps_limit_of_the_settings() {
+    let (mut server, _dir, uri) = slow_module(json!({"timeoutMs": 60000, "maxSteps": 1000}));
+    let _guard = server.guard(std::time::Duration::from_secs(120));
+    let hover = server.result("textDocument/hover", at(&uri, 4, 12));
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.starts_with(
+            "Not evaluated: Evaluating this expression took more than 1000 steps; it was stopped."
+        ),
+        "{shown}"
+    );
+    // A configuration change raises the limit: a quick value evaluates.
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"hclwright": {"evaluation": {"maxSteps": 10, "timeoutMs": 1000}}}}),
+    );
+    let quick = "locals {\n  n = 1 + 2 + 3 + 4 + 5 + 6\n}\noutput \"o\" {\n  value = local.n\n}\n";
+    std::fs::write(_dir.path().join("main.tf"), quick).unwrap();
+    server.change(&uri, 2, json!([{"text": quick}]));
+    let hover = server.result("textDocument/hover", at(&uri, 4, 12));
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("took more than 10 steps"),
+        "{hover}"
+    );
+    server.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"evaluation": {"maxSteps": 1000}}}),
+    );
+    let hover = server.result("textDocument/hover", at(&uri, 4, 12));
+    assert_eq!(hover["contents"]["value"], "```hcl\n21\n```");
+    server.stop();
+}
+
+#[test]
+fn a_cancelled_request_is_answered_request_cancelled() {
+    // Without the cancellation, the hover would take a minute.
+    let (mut server, _dir, uri) = slow_module(json!({"timeoutMs": 60000, "maxSteps": 1u64 << 60}));
+    let _guard = server.guard(std::time::Duration::from_secs(120));
+    let started = std::time::Instant::now();
+    let hover = server.send_request("textDocument/hover", at(&uri, 4, 12));
+    server.notify("$/cancelRequest", json!({"id": hover}));
+    let answer = server.responses(&[hover]).remove(0);
+    assert_eq!(answer["error"]["code"], -32800, "{answer}");
+    assert!(answer.get("result").is_none(), "{answer}");
+    // The server goes on: a quick request after it, and a second
+    // cancellation of the same request changes nothing.
+    server.notify("$/cancelRequest", json!({"id": hover}));
+    let doc = json!({"textDocument": {"uri": uri}});
+    let symbols = server.result("textDocument/documentSymbol", doc);
+    assert_eq!(symbols.as_array().unwrap().len(), 2);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    // A request answered already is not answered again.
+    let hover = server.send_request("textDocument/hover", at(&uri, 0, 2));
+    let answer = server.responses(&[hover]).remove(0);
+    assert_eq!(answer["result"]["contents"]["value"], "```hcl\nlocals\n```");
+    server.notify("$/cancelRequest", json!({"id": hover}));
+    server.stop();
+}

@@ -3,6 +3,8 @@
 //! case hung or grew to gigabytes before the fixes of issue 33); it is not
 //! a speed target.
 
+mod common;
+
 use hclwright::eval::{Budget, EvalContext, console_string, evaluate_str};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -100,6 +102,8 @@ fn sizes_from_arguments_have_limits() {
             "more than 1048576",
         ),
         ("range(1025)", "more than 1024 values"),
+        // Found by examples/eval_fuzz.rs: one step that no budget stops.
+        ("bcrypt(\"a\", 31)", "cost 31 is more than the limit of 16"),
     ] {
         let err = eval_guarded(expr, None).unwrap_err();
         assert!(err.contains(want), "{expr}: {err}");
@@ -154,4 +158,80 @@ fn conversion_of_a_huge_exponent_returns() {
     });
     rx.recv_timeout(Duration::from_secs(30))
         .expect("conversion did not return within 30 s");
+}
+
+#[test]
+fn a_cancelled_evaluation_stops() {
+    // Set from another thread while the evaluation runs: without the flag
+    // this runs for about a billion steps.
+    let cancel = hclwright::eval::Cancel::new();
+    let endless = Budget {
+        steps: u64::MAX,
+        cancel: Some(cancel.clone()),
+        ..Budget::default()
+    };
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let ctx = EvalContext::new()
+            .with_terraform_functions()
+            .with_budget(endless);
+        let r = evaluate_str(
+            "length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : 1]]])",
+            &ctx,
+        )
+        .map(|v| console_string(&v))
+        .map_err(|d| format!("{}: {}", d[0].summary, d[0].detail));
+        let _ = tx.send(r);
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    cancel.cancel();
+    let err = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("a cancelled evaluation did not return within 30 s")
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "Evaluation budget exceeded: Evaluating this expression was cancelled; it was stopped."
+    );
+}
+
+#[test]
+fn the_command_line_evaluates_under_the_default_budget() {
+    // `eval` of a module's local that runs for a billion steps (a million
+    // steps take seconds in a debug build: one case only), and `convert`
+    // of a huge exponent.
+    let nested =
+        "length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : 1]]])";
+    let dir = common::TempDir::new(&[
+        ("main.tf", &format!("locals {{\n  n = {nested}\n}}\n")),
+        ("big.hcl", "x = 1e999999999\n"),
+    ]);
+    let (tx, rx) = mpsc::channel();
+    let path = dir.path().to_path_buf();
+    std::thread::spawn(move || {
+        let run = |args: &[&str]| {
+            let out = common::hclwright(&path, args, b"");
+            (
+                common::code(&out),
+                common::stdout(&out),
+                common::stderr(&out),
+            )
+        };
+        let _ = tx.send([
+            run(&["eval", "--dir", ".", "local.n"]),
+            run(&["convert", "--to", "json", "big.hcl"]),
+        ]);
+    });
+    let [local, convert] = rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the commands did not return within 120 s");
+    assert_ne!(local.0, 0);
+    assert!(
+        local.2.contains("Evaluation budget exceeded")
+            && local.2.contains("took more than 1000000 steps"),
+        "{}",
+        local.2
+    );
+    assert_eq!(convert.0, 0, "{}", convert.2);
+    assert!(convert.1.contains("\"x\""), "{}", convert.1);
 }

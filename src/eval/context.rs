@@ -33,6 +33,13 @@ pub struct EvalContext {
 /// expression (nested `for` loops over `range(1024)`, strings doubled in a
 /// template) while leaving room for any real configuration.
 ///
+/// The defaults ([`Budget::default`]): a million steps, no deadline, strings
+/// of at most 64 MiB, no cancellation flag. Every context without a budget
+/// of its own (nor a parent with one) uses them, so the command-line tool
+/// (`eval`, `convert`, `check`), the bindings and any library caller
+/// evaluate under them; the language server adds a deadline (1 s by
+/// default) and a cancellation flag to each hover or completion.
+///
 /// ```
 /// use hclwright::eval::{Budget, EvalContext, evaluate_str};
 /// let ctx = EvalContext::new()
@@ -42,7 +49,7 @@ pub struct EvalContext {
 ///     .unwrap_err();
 /// assert_eq!(err[0].summary, "Evaluation budget exceeded");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// The most expressions evaluated (every operand, argument and `for`
     /// body counts once each time it is evaluated). Default: a million.
@@ -53,6 +60,9 @@ pub struct Budget {
     /// The longest string, in bytes, any expression may produce. Default:
     /// 64 MiB.
     pub max_string_len: usize,
+    /// A flag another thread sets to stop the evaluation (checked every 64
+    /// steps); `None` (the default) for none.
+    pub cancel: Option<Cancel>,
 }
 
 impl Default for Budget {
@@ -61,9 +71,53 @@ impl Default for Budget {
             steps: 1_000_000,
             time: None,
             max_string_len: 64 << 20,
+            cancel: None,
         }
     }
 }
+
+/// A cancellation flag shared between an evaluation and whoever may stop
+/// it (a [`Budget`]'s `cancel`). Clones share the flag; two flags are
+/// equal when they are the same flag.
+///
+/// ```
+/// use hclwright::eval::{Budget, Cancel, EvalContext, evaluate_str};
+/// let cancel = Cancel::new();
+/// let ctx = EvalContext::new().with_terraform_functions().with_budget(Budget {
+///     cancel: Some(cancel.clone()),
+///     ..Budget::default()
+/// });
+/// cancel.cancel(); // from any thread, at any time
+/// let err = evaluate_str("[for i in range(1000) : i]", &ctx).unwrap_err();
+/// assert!(err[0].detail.contains("was cancelled"));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Cancel {
+    /// A flag not yet set.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Sets the flag: evaluations under it stop at their next check.
+    pub fn cancel(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the flag is set.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Cancel) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancel {}
 
 impl EvalContext {
     /// An empty context: no variables, no functions.
@@ -95,6 +149,7 @@ impl EvalContext {
     /// nearest parent's, else [`Budget::default`].
     pub fn budget(&self) -> Budget {
         self.budget
+            .clone()
             .or_else(|| self.parent.as_deref().map(EvalContext::budget))
             .unwrap_or_default()
     }

@@ -155,18 +155,26 @@ impl<'c> Evaluator<'c> {
         }
         self.steps += 1;
         let why = if self.steps > self.budget.steps {
-            format!("more than {} steps", self.budget.steps)
+            format!("took more than {} steps", self.budget.steps)
+        } else if self.steps.is_multiple_of(64)
+            && self
+                .budget
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.is_cancelled())
+        {
+            "was cancelled".to_string()
         } else if let Some(t) = self.budget.time.filter(|_| self.steps.is_multiple_of(256))
             && self.started.elapsed() > t
         {
-            format!("more than {} ms", t.as_millis())
+            format!("took more than {} ms", t.as_millis())
         } else {
             return false;
         };
         self.out_of_budget = true;
         self.error(
             "Evaluation budget exceeded",
-            format!("Evaluating this expression took {why}; it was stopped."),
+            format!("Evaluating this expression {why}; it was stopped."),
             range(e),
         );
         true

@@ -38,7 +38,7 @@ pub use compiled::CompiledExpr;
 pub use console::{ConsoleValue, EXPR_NAME, check_module_dir, console_context, console_eval};
 pub use constraint::{Attribute, Constraint};
 pub use context::{
-    Budget, EvalContext, Function, FunctionError, Implementation, Param, ReturnType,
+    Budget, Cancel, EvalContext, Function, FunctionError, Implementation, Param, ReturnType,
 };
 pub use convert::{ConvertError, conversion_exists, convert, convert_with, unify, unify_with};
 pub use decode::{DecodeError, decode_body, decode_json_str, decode_str};

@@ -170,6 +170,25 @@ fn evaluation_values() {
 }
 
 #[test]
+fn evaluation_is_under_the_default_budget() {
+    // About a billion steps: stopped after a million (issue 33).
+    let dir = std::env::temp_dir().join("hclwright-bindings-test-budget");
+    std::fs::create_dir_all(&dir).unwrap();
+    let e = evaluate(
+        "length([for i in range(1024) : [for j in range(1024) : [for k in range(1024) : 1]]])",
+        dir.to_str(),
+        &[],
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Eval);
+    assert!(
+        e.to_string()
+            .contains("Evaluating this expression took more than 1000000 steps"),
+        "{e}"
+    );
+}
+
+#[test]
 fn conversions_refs_rename_bump() {
     let json = to_json("a = 1\nb = \"x\"\n").unwrap();
     assert_eq!(

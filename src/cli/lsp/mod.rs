@@ -11,7 +11,13 @@
 //! - `navigation`: hover, definition, references, rename, completion;
 //! - `symbols`: document and workspace symbols, folding and selection
 //!   ranges;
-//! - `workspace`: open documents, URIs and the files of a folder.
+//! - `workspace`: open documents, URIs and the files of a folder;
+//! - `worker`: hover and completion on worker threads, each under an
+//!   evaluation budget and a cancellation flag.
+//!
+//! A thread reads the client's messages; the main loop owns the documents
+//! and answers every other request itself, so a slow evaluation never
+//! holds up formatting, symbols or changes.
 //!
 //! A panic while answering one request is caught, logged on standard
 //! error and answered as an `InternalError`; the server keeps serving.
@@ -21,14 +27,16 @@ mod format;
 mod navigation;
 mod symbols;
 mod text;
+mod worker;
 mod workspace;
 
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
+use std::sync::mpsc;
 
 use hclwright::diff::TextEdit;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
     CompletionOptions, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentOnTypeFormattingOptions, HoverProviderCapability,
@@ -40,6 +48,7 @@ use lsp_types::{
 use super::{EXIT_ERRORS, EXIT_OK};
 use format::ProfileSetting;
 use text::{Encoding, Lines};
+use worker::{Event, Limits, Pool};
 use workspace::{Doc, Docs};
 
 /// Arguments of `lsp`.
@@ -73,6 +82,8 @@ struct State {
     docs: Docs,
     encoding: Encoding,
     profile: ProfileSetting,
+    /// The evaluation limits of hover and completion.
+    limits: Limits,
     /// The workspace folders (for workspace symbols).
     roots: Vec<PathBuf>,
     symbol_cache: RefCell<symbols::SymbolCache>,
@@ -100,48 +111,190 @@ fn serve(connection: &Connection) -> Result<(), Failure> {
             "serverInfo": {"name": "hclwright", "version": env!("CARGO_PKG_VERSION")},
         }),
     )?;
+    let settings = init.initialization_options.clone().unwrap_or_default();
     let mut state = State {
         docs: Docs::new(),
         encoding,
-        profile: init
-            .initialization_options
-            .as_ref()
-            .and_then(ProfileSetting::from_settings)
-            .unwrap_or_default(),
+        profile: ProfileSetting::from_settings(&settings).unwrap_or_default(),
+        limits: Limits::default().updated(&settings),
         roots: roots(&init),
         symbol_cache: RefCell::default(),
     };
+    // One channel for the client's messages (read on a thread of their
+    // own) and the workers' answers.
+    let (events, inbox) = mpsc::channel();
+    let reader = connection.receiver.clone();
+    let forward = events.clone();
+    std::thread::Builder::new()
+        .name("hclwright-lsp-reader".into())
+        .spawn(move || {
+            for message in reader {
+                if forward.send(Event::Message(message)).is_err() {
+                    return;
+                }
+            }
+            let _ = forward.send(Event::Closed);
+        })?;
+    let mut pool = Pool::new(events);
+    let mut shutting_down = false;
     // Documents whose diagnostics are to be published: after a burst of
     // changes (while more messages are waiting), once, for the last text.
     let mut stale: Vec<String> = Vec::new();
-    for message in &connection.receiver {
-        match message {
-            Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
-                    return Ok(());
-                }
-                let response = answer(&request, |r| handle_request(r, &state));
-                connection.sender.send(Message::Response(response))?;
+    let mut next: Option<Event> = None;
+    loop {
+        let event = match next.take() {
+            Some(event) => event,
+            None => match pool.wait() {
+                Some(wait) => match inbox.recv_timeout(wait) {
+                    Ok(event) => event,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        send_all(connection, pool.tick(&state.limits))?;
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+                },
+                None => match inbox.recv() {
+                    Ok(event) => event,
+                    Err(_) => return Ok(()),
+                },
+            },
+        };
+        match event {
+            Event::Closed => return Ok(()),
+            Event::Done(id, response) => {
+                send_all(connection, pool.finished(&id, response, &state.limits))?;
             }
-            Message::Notification(notification) => {
-                let method = notification.method.clone();
-                let changed = caught(&method, || handle_notification(notification, &mut state))
-                    .unwrap_or_default();
-                for uri in changed {
-                    if !stale.contains(&uri) {
-                        stale.push(uri);
+            Event::Message(Message::Request(request)) => {
+                if shutting_down {
+                    let refused = Response::new_err(
+                        request.id.clone(),
+                        ErrorCode::InvalidRequest as i32,
+                        "the server is shutting down".into(),
+                    );
+                    send_all(connection, vec![refused])?;
+                } else if request.method == "shutdown" {
+                    shutting_down = true;
+                    let mut answers = pool.cancel_all();
+                    answers.push(Response::new_ok(request.id.clone(), ()));
+                    send_all(connection, answers)?;
+                } else if let Some((task, fallback)) = off_loop(&request, &state) {
+                    send_all(
+                        connection,
+                        pool.submit(request, task, fallback, &state.limits),
+                    )?;
+                } else {
+                    let response = answer(&request, |r| handle_request(r, &state));
+                    send_all(connection, vec![response])?;
+                }
+            }
+            Event::Message(Message::Notification(notification)) => {
+                match notification.method.as_str() {
+                    "exit" => return Ok(()),
+                    "$/cancelRequest" => {
+                        let id = match &notification.params["id"] {
+                            serde_json::Value::Number(n) => n
+                                .as_i64()
+                                .and_then(|n| i32::try_from(n).ok())
+                                .map(Into::into),
+                            serde_json::Value::String(s) => Some(s.clone().into()),
+                            _ => None,
+                        };
+                        if let Some(cancelled) = id.and_then(|id: RequestId| pool.cancel(&id)) {
+                            send_all(connection, vec![cancelled])?;
+                        }
+                    }
+                    _ => {
+                        let method = notification.method.clone();
+                        let changed =
+                            caught(&method, || handle_notification(notification, &mut state))
+                                .unwrap_or_default();
+                        for uri in changed {
+                            if !stale.contains(&uri) {
+                                stale.push(uri);
+                            }
+                        }
                     }
                 }
             }
-            Message::Response(_) => {}
+            Event::Message(Message::Response(_)) => {}
         }
-        if connection.receiver.is_empty() {
-            for uri in stale.drain(..) {
-                publish(connection, &uri, &state)?;
+        if !stale.is_empty() {
+            next = inbox.try_recv().ok();
+            if next.is_none() {
+                for uri in stale.drain(..) {
+                    publish(connection, &uri, &state)?;
+                }
             }
         }
     }
+}
+
+/// Sends responses to the client.
+fn send_all(connection: &Connection, responses: Vec<Response>) -> Result<(), Failure> {
+    for response in responses {
+        connection.sender.send(Message::Response(response))?;
+    }
     Ok(())
+}
+
+/// A request answered on a worker (hover and completion on an open
+/// document of the native syntax: they evaluate, or read the files of a
+/// folder): the work, with a snapshot of what it reads, and the answer
+/// given if it does not end in time. `None` for the others, answered on
+/// the main loop.
+fn off_loop(request: &Request, state: &State) -> Option<(worker::Task, Response)> {
+    let method = request.method.as_str();
+    if !matches!(method, "textDocument/hover" | "textDocument/completion") {
+        return None;
+    }
+    let uri = request.params["textDocument"]["uri"].as_str()?.to_string();
+    let position = serde_json::from_value::<Position>(request.params["position"].clone()).ok()?;
+    if workspace::is_json(&uri) {
+        return None;
+    }
+    let doc = state.docs.get(&uri)?;
+    let text = doc.text.clone();
+    // The open documents of its folder: what either request reads.
+    let folder = workspace::folder_of(&uri);
+    let docs: Docs = state
+        .docs
+        .iter()
+        .filter(|(other, _)| workspace::folder_of(other) == folder)
+        .map(|(other, d)| {
+            (
+                other.clone(),
+                Doc {
+                    text: d.text.clone(),
+                    version: d.version,
+                    uses: Default::default(),
+                },
+            )
+        })
+        .collect();
+    let encoding = state.encoding;
+    let id = request.id.clone();
+    let hover = method == "textDocument/hover";
+    let fallback = if hover {
+        Response::new_ok(
+            id.clone(),
+            navigation::not_evaluated(&state.limits.budget(Default::default())),
+        )
+    } else {
+        Response::new_ok(id.clone(), serde_json::Value::Null)
+    };
+    let task: worker::Task = Box::new(move |budget| {
+        let lines = Lines::new(&text, encoding);
+        let at = lines.offset(position);
+        if hover {
+            Response::new_ok(
+                id,
+                navigation::hover(&uri, &text, at, &docs, &lines, budget),
+            )
+        } else {
+            Response::new_ok(id, navigation::completion(&uri, &text, at, &docs, &lines))
+        }
+    });
+    Some((task, fallback))
 }
 
 /// Sends the diagnostics of a document (a panic computing them is logged
@@ -339,6 +492,7 @@ fn changed_by(n: Notification, state: &mut State) -> Vec<String> {
             if let Some(profile) = ProfileSetting::from_settings(&n.params["settings"]) {
                 state.profile = profile;
             }
+            state.limits = state.limits.updated(&n.params["settings"]);
             Vec::new()
         }
         "workspace/didChangeWorkspaceFolders" => {
@@ -454,7 +608,8 @@ fn handle_request(request: &Request, state: &State) -> Response {
             )
         }
         ("textDocument/hover", Some(at)) => {
-            Response::new_ok(id, navigation::hover(uri, text, at, docs, &lines))
+            let budget = state.limits.budget(Default::default());
+            Response::new_ok(id, navigation::hover(uri, text, at, docs, &lines, &budget))
         }
         ("textDocument/definition", Some(at)) => {
             Response::new_ok(id, navigation::definition(uri, text, at, docs, encoding))

@@ -5,7 +5,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
-use hclwright::ast::{AstNode, Block};
+use hclwright::ast::{AstNode, Block, Expr};
+use hclwright::eval::Budget;
 use hclwright::refs::terraform::ObjectAddress;
 use hclwright::{SyntaxKind, TextRange, TextSize};
 use lsp_types::{
@@ -20,22 +21,65 @@ use super::workspace::{self, Docs};
 /// its value evaluated in the module of the document's folder as
 /// `terraform console` would print it (saved files are read: changes not
 /// yet saved are not seen), or, when it cannot be evaluated, the source
-/// of its declaration; on a block's type or labels, the block's header.
-pub fn hover(uri: &str, text: &str, at: usize, docs: &Docs, lines: &Lines) -> Option<Hover> {
+/// of its declaration; when the evaluation goes beyond `budget`, that it
+/// was not evaluated and why, above the declaration. On a block's type or
+/// labels, the block's header.
+pub fn hover(
+    uri: &str,
+    text: &str,
+    at: usize,
+    docs: &Docs,
+    lines: &Lines,
+    budget: &Budget,
+) -> Option<Hover> {
     let Some(reference) = reference_at(text, at) else {
         return block_hover(text, at, lines);
     };
     let range_of = reference.traversal.range();
     let source = &text[usize::from(range_of.start())..usize::from(range_of.end())];
-    let shown = workspace::folder_of(uri)
-        .and_then(|folder| evaluated(&folder, source))
-        .or_else(|| {
-            let (_, content, _, item) = declarations(uri, &reference.traversal, docs)?
-                .into_iter()
-                .next()?;
-            Some(content[usize::from(item.start())..usize::from(item.end())].to_string())
-        })?;
-    Some(markdown(&shown, Some(lines.range(range_of))))
+    let declaration = || {
+        let (_, content, _, item) = declarations(uri, &reference.traversal, docs)?
+            .into_iter()
+            .next()?;
+        Some(content[usize::from(item.start())..usize::from(item.end())].to_string())
+    };
+    let range = Some(lines.range(range_of));
+    match workspace::folder_of(uri).map(|folder| evaluated(&folder, source, budget)) {
+        Some(Ok(Some(value))) => Some(markdown(&value, range)),
+        Some(Err(why)) => {
+            let mut shown = format!("Not evaluated: {why}");
+            if let Some(code) = declaration() {
+                shown.push_str(&format!("\n\n```hcl\n{code}\n```"));
+            }
+            Some(Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: shown,
+                }),
+                range,
+            })
+        }
+        _ => Some(markdown(&declaration()?, range)),
+    }
+}
+
+/// The hover of a request whose evaluation did not end in time.
+pub fn not_evaluated(budget: &Budget) -> Hover {
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: format!("Not evaluated: {}", over_time(budget)),
+        }),
+        range: None,
+    }
+}
+
+fn over_time(budget: &Budget) -> String {
+    let ms = budget.time.map_or(0, |t| t.as_millis());
+    format!(
+        "evaluating it took longer than the language server's limit of {ms} ms \
+         (setting `hclwright.evaluation.timeoutMs`)."
+    )
 }
 
 fn markdown(code: &str, range: Option<lsp_types::Range>) -> Hover {
@@ -49,15 +93,51 @@ fn markdown(code: &str, range: Option<lsp_types::Range>) -> Hover {
 }
 
 /// The value of `source` in the module of `folder`, as `terraform
-/// console` prints it.
-fn evaluated(folder: &std::path::Path, source: &str) -> Option<String> {
+/// console` prints it, under `budget`: `Ok(None)` when it has errors,
+/// `Err(why)` when its evaluation (or that of a local it needs) went
+/// beyond the budget or was cancelled.
+fn evaluated(
+    folder: &std::path::Path,
+    source: &str,
+    budget: &Budget,
+) -> Result<Option<String>, String> {
     let base = hclwright::eval::EvalContext::new()
         .with_terraform_functions()
-        .with_filesystem_functions(folder);
+        .with_filesystem_functions(folder)
+        .with_budget(budget.clone());
     let module =
         hclwright::eval::Module::load(folder, &hclwright::eval::ModuleInputs::from_env(), base);
-    let value = hclwright::eval::evaluate_str(source, &module.context).ok()?;
-    Some(hclwright::eval::console_string(&value))
+    let parse = hclwright::parse_expr(source);
+    let Some(expr) = parse.syntax().descendants().find_map(Expr::cast) else {
+        return Ok(None);
+    };
+    let result = hclwright::eval::evaluate(&expr, &module.context);
+    // The locals it needs were evaluated while loading the module: a
+    // budget they went beyond shows among their problems.
+    let needed: Vec<hclwright::eval::Diagnostic> = module
+        .diagnostics_for(&expr)
+        .into_iter()
+        .map(|d| d.diagnostic)
+        .collect();
+    for d in result.diagnostics.iter().chain(&needed) {
+        if d.summary == "Evaluation budget exceeded" {
+            return Err(
+                if d.detail.contains("was cancelled") || d.detail.contains(" ms;") {
+                    over_time(budget)
+                } else {
+                    format!(
+                        "{} (settings `hclwright.evaluation.maxSteps`, `maxStringBytes`)",
+                        d.detail
+                    )
+                },
+            );
+        }
+    }
+    if budget.cancel.as_ref().is_some_and(|c| c.is_cancelled()) {
+        return Err(over_time(budget));
+    }
+    let failed = !parse.errors().is_empty() || !result.diagnostics.is_empty();
+    Ok((!failed).then(|| hclwright::eval::console_string(&result.value)))
 }
 
 /// On a block's type or labels: `type "label" …`.

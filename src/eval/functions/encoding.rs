@@ -311,6 +311,12 @@ pub fn register_text(ctx: &mut EvalContext) {
             if cost > 31 {
                 return Err(FunctionError::new(format!("error occured generating password bcrypt: cost {cost} is outside allowed range (4,31)")));
             }
+            let limit = super::limits::MAX_BCRYPT_COST;
+            if cost > limit {
+                return Err(FunctionError::new(format!(
+                    "cost {cost} is more than the limit of {limit} (each step doubles the time: a cost of 31 takes days)"
+                )));
+            }
             let cost = if cost < 4 { 10 } else { cost as u32 };
             bcrypt::hash_with_result(s(&args[0]), cost)
                 .map(|h| Value::string(h.format_for_version(bcrypt::Version::TwoA)))
