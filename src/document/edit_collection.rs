@@ -52,7 +52,8 @@ fn brackets(node: &SyntaxNode) -> Option<(SyntaxToken, SyntaxToken)> {
 /// Where the comment lines above an element or item begin (its line
 /// start when it has none).
 fn lines_start(root: &SyntaxNode, item: &Item) -> TextSize {
-    let first = comments::above(item)
+    let first = item
+        .comment_tokens_above()
         .first()
         .map_or_else(|| core_start(item.syntax()), |c| c.text_range().start());
     line_start(root, first.min(item.syntax().text_range().start()))

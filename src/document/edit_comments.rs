@@ -4,7 +4,6 @@
 use text_size::TextRange;
 
 use super::address::{Address, IntoAddress};
-use super::comments;
 use super::edit_block::core_start;
 use super::error::EditError;
 use super::layout::{line_indent, line_start, token_left, token_right};
@@ -103,7 +102,7 @@ impl Document {
                 text.push_str(&comment_source(line)?);
                 text.push('\n');
             }
-            let existing = comments::above(&item);
+            let existing = item.comment_tokens_above();
             let from = existing
                 .first()
                 .map_or(item_line, |c| line_start(&root, c.text_range().start()));
@@ -140,7 +139,7 @@ impl Document {
     ) -> Result<(), EditError> {
         let mut reps = Vec::new();
         for item in self.resolve(address)? {
-            let existing = comments::inline(&item);
+            let existing = item.inline_comment_token();
             match (existing, text) {
                 (Some(token), Some(text)) => {
                     reps.push(Replacement::new(token.text_range(), comment_source(text)?));
