@@ -7,13 +7,13 @@ use text_size::{TextRange, TextSize};
 
 use super::address::{Address, IntoAddress};
 use super::comments;
-use super::create::ObjectStyle;
 use super::edit_block::core_start;
 use super::edit_item::unit_near;
 use super::error::EditError;
-use super::heredoc;
-use super::layout::{line_end, line_indent, line_start, reindent};
-use super::placement::Placement;
+use super::primitives::create::ObjectStyle;
+use super::primitives::heredoc;
+use super::primitives::layout::{line_end, line_indent, line_start, reindent};
+use super::primitives::placement::Placement;
 use super::resolve::{Container, container_of};
 use super::{Document, EditValue, Item, Replacement};
 use crate::ast::{self, AstNode};

@@ -6,7 +6,7 @@ use text_size::TextRange;
 use super::address::{Address, IntoAddress};
 use super::edit_block::core_start;
 use super::error::EditError;
-use super::layout::{line_indent, line_start, token_left, token_right};
+use super::primitives::layout::{line_indent, line_start, token_left, token_right};
 use super::{Document, Item, Replacement};
 use crate::syntax_kind::SyntaxKind::*;
 

@@ -1,12 +1,12 @@
 //! Setting, renaming and removing what an address designates.
 
 use super::address::{Address, IntoAddress, Step};
-use super::create;
 use super::edit_block::{Target, article, body_item_removal, check_identifier, insert_into_body};
 use super::edit_collection;
 use super::error::EditError;
-use super::layout::{line_indent, reindent};
-use super::placement::Placement;
+use super::primitives::create;
+use super::primitives::layout::{line_indent, reindent};
+use super::primitives::placement::Placement;
 use super::resolve::{self, Container};
 use super::{Document, EditValue, Item, Replacement};
 use crate::ast::{self, AstNode};
@@ -345,7 +345,7 @@ fn set_value(root: &SyntaxNode, item: &Item, source: &str) -> Result<Replacement
     // A heredoc cannot stay in a one-line block (`a { b = 1 }`): the
     // block is written over several lines.
     if let Item::Attribute(attr) = item
-        && super::heredoc::ends_with_heredoc(source)
+        && super::primitives::heredoc::ends_with_heredoc(source)
         && let Some(block) = attr
             .syntax()
             .parent()

@@ -15,7 +15,7 @@
 //! - when their `=` are all at one column, the lines are summed up as
 //!   their widest name and that column: the layout puts one stand-in line
 //!   of that name and column in their place (see
-//!   [`layout::relayout`](super::layout::relayout)), which tells whether
+//!   [`layout::relayout`](super::primitives::layout::relayout)), which tells whether
 //!   the group was aligned and where its `=` go, exactly as the lines
 //!   themselves would (a formatted `terraform.tfvars`). When the stand-in
 //!   would move, every line it stands for would, and the edit runs on the

@@ -72,7 +72,6 @@
 
 mod address;
 mod comments;
-mod create;
 mod edit_block;
 mod edit_collection;
 mod edit_comments;
@@ -81,14 +80,11 @@ mod edit_mv;
 mod error;
 mod group;
 mod handle;
-mod heredoc;
 mod index;
 mod item;
-mod layout;
-mod placement;
+mod primitives;
 mod refs;
 pub(crate) use refs::realigned;
-mod reparse;
 mod resolve;
 pub mod schema;
 mod scope;
@@ -105,7 +101,7 @@ pub use edit_mv::mv_name;
 pub use error::{EditError, ParseError};
 pub use handle::Handle;
 pub use item::Item;
-pub use placement::Placement;
+pub use primitives::placement::Placement;
 pub use value::{EditValue, NotFinite};
 
 use std::sync::Arc;
@@ -114,7 +110,7 @@ use crate::ast::{self, AstNode, BodyItem};
 use crate::diff::TextEdit;
 use crate::syntax_kind::SyntaxNode;
 use error::render_errors;
-use layout::Touched;
+use primitives::layout::Touched;
 use scope::Cuts;
 use tracker::Tracker;
 use tree::Tree;
@@ -474,7 +470,7 @@ impl Document {
         reps.retain(|r| !(r.range.is_empty() && r.text.is_empty()));
         let mut root = self.syntax();
         let mut applied = Vec::with_capacity(reps.len());
-        let mut spaces = reparse::ItemSpaces::default();
+        let mut spaces = primitives::reparse::ItemSpaces::default();
         // From the last to the first, so that earlier ranges stay valid.
         // A change that does not parse alone (a comma and the element
         // after it) is merged with the one before it.
@@ -484,7 +480,7 @@ impl Document {
                 continue;
             }
             root = spaces.put_in(root);
-            match reparse::replace(&root, r.range, &r.text) {
+            match primitives::reparse::replace(&root, r.range, &r.text) {
                 Ok(green) => {
                     root = SyntaxNode::new_root(green);
                     applied.push(r);
@@ -522,7 +518,7 @@ impl Document {
     }
 
     /// Applies replacements, then lays out the new content and realigns
-    /// the groups it joins (see [`layout::relayout`]). All or nothing.
+    /// the groups it joins (see [`primitives::layout::relayout`]). All or nothing.
     pub(crate) fn edit(&mut self, reps: Vec<Replacement>) -> Result<(), EditError> {
         self.edit_laid_out(reps, true)
     }
@@ -552,7 +548,7 @@ impl Document {
     /// `respace`.
     fn edit_laid_out(&mut self, reps: Vec<Replacement>, respace: bool) -> Result<(), EditError> {
         let old_root = self.syntax();
-        let mut reps = heredoc::make_room(&old_root, reps);
+        let mut reps = primitives::heredoc::make_room(&old_root, reps);
         if self.crlf {
             for r in &mut reps {
                 r.text = crlf(&r.text);
@@ -590,7 +586,8 @@ impl Document {
         let mut layout = Vec::new();
         let beyond = self.cuts.map(|c| c.group_beyond()).unwrap_or_default();
         for t in touched {
-            let (edits, reach, kept) = layout::relayout(&old_root, &new_root, t, beyond);
+            let (edits, reach, kept) =
+                primitives::layout::relayout(&old_root, &new_root, t, beyond);
             if let Some(cuts) = &mut self.cuts {
                 cuts.reached(reach, kept);
             }

@@ -26,7 +26,7 @@ use super::error::EditError;
 #[cfg(test)]
 use super::group::AlignedLines;
 use super::group::{Beyond, beyond_end, beyond_start, is_plain_line};
-use super::layout::{GroupBeyond, Reach, line_indent};
+use super::primitives::layout::{GroupBeyond, Reach, line_indent};
 use super::resolve::matches_top;
 use super::tracker::Tracker;
 use super::tree::{GreenElement, StandIn, Tree};
@@ -75,7 +75,7 @@ pub(crate) struct Cuts {
 
 impl Cuts {
     /// What lies beyond the start and the end of the part, for the
-    /// layout (see [`layout::relayout`](super::layout::relayout)).
+    /// layout (see [`layout::relayout`](super::primitives::layout::relayout)).
     pub fn group_beyond(&self) -> GroupBeyond {
         GroupBeyond {
             start: self.group_before,

@@ -5,8 +5,8 @@
 
 use text_size::{TextRange, TextSize};
 
-use super::edit_item::unit_near;
-use super::group::Beyond;
+use crate::document::edit_item::unit_near;
+use crate::document::group::Beyond;
 use crate::lexer::tokenize;
 use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
 
@@ -152,7 +152,7 @@ fn window(root: &SyntaxNode, range: TextRange) -> TextRange {
 /// indents its first line as it is indented in the file. Where the
 /// window reaches a cut inside an `=` group whose lines beyond are
 /// aligned, a stand-in line for them comes before or after the window's
-/// lines (see [`group`](super::group)).
+/// lines (see [`group`](crate::document::group)).
 struct Window {
     range: TextRange,
     /// The length of the open brackets.
@@ -347,7 +347,7 @@ impl Reach {
 ///
 /// `beyond` tells what lies beyond the start and the end of the text
 /// when it is a part of a file cut inside `=` groups (see
-/// [`group`](super::group)). Where the lines looked at reach such a cut:
+/// [`group`](crate::document::group)). Where the lines looked at reach such a cut:
 /// lines beyond that are not aligned make the `=` taken as not aligned;
 /// lines beyond that are aligned are laid out as one stand-in line of
 /// their widest name and their column. The last value says, for each
@@ -595,7 +595,7 @@ mod tests {
         GroupBeyond {
             start: Some(Beyond {
                 misaligned: false,
-                aligned: Some(super::super::group::AlignedLines { widest, column }),
+                aligned: Some(crate::document::group::AlignedLines { widest, column }),
             }),
             end: None,
         }

@@ -2,13 +2,13 @@
 //! further than the document: missing blocks, attributes and object
 //! keys, nested, laid out canonically at indentation zero.
 //!
-//! [`Document::set`]: super::Document::set
+//! [`Document::set`]: crate::document::Document::set
 
-use super::address::Step;
-use super::edit_block::{check_identifier, label_source};
-use super::error::EditError;
-use super::schema::{Shape, shape};
-use super::value::object_key;
+use crate::document::address::Step;
+use crate::document::edit_block::{check_identifier, label_source};
+use crate::document::error::EditError;
+use crate::document::schema::{Shape, shape};
+use crate::document::value::object_key;
 
 /// What to insert into a body: the source of one item, and whether it is
 /// a block.
@@ -22,7 +22,7 @@ pub(crate) struct NewItem {
 /// The item that makes `steps` exist in a body inside a block of type
 /// `parent` (`None` at the top level), with `source` as the value of the
 /// last step. The last step is an attribute; the steps before it are
-/// blocks or attributes with object values, as [`super::schema`] says.
+/// blocks or attributes with object values, as [`crate::document::schema`] says.
 pub(crate) fn body_item(
     parent: Option<&str>,
     steps: &[Step],
