@@ -14,8 +14,9 @@ use super::primitives::create::ObjectStyle;
 use super::primitives::heredoc;
 use super::primitives::layout::{line_end, line_indent, line_start, reindent};
 use super::primitives::placement::Placement;
+use super::primitives::replacement::Replacement;
 use super::resolve::{Container, container_of};
-use super::{Document, EditValue, Item, Replacement};
+use super::{Document, EditValue, Item};
 use crate::ast::{self, AstNode};
 use crate::syntax_kind::{SyntaxElement, SyntaxKind::*, SyntaxNode, SyntaxToken};
 

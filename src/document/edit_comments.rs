@@ -7,7 +7,8 @@ use super::address::{Address, IntoAddress};
 use super::edit_block::core_start;
 use super::error::EditError;
 use super::primitives::layout::{line_indent, line_start, token_left, token_right};
-use super::{Document, Item, Replacement};
+use super::primitives::replacement::Replacement;
+use super::{Document, Item};
 use crate::syntax_kind::SyntaxKind::*;
 
 /// The source of a comment: kept when it starts with `#`, `//` or `/*`,

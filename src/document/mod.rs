@@ -111,6 +111,7 @@ use crate::diff::TextEdit;
 use crate::syntax_kind::SyntaxNode;
 use error::render_errors;
 use primitives::layout::Touched;
+use primitives::replacement::Replacement;
 use scope::Cuts;
 use tracker::Tracker;
 use tree::Tree;
@@ -141,28 +142,6 @@ impl Drop for Document {
         if self.deepest > crate::parse::SHALLOW {
             let tree = std::mem::replace(&mut self.tree, Tree::new(crate::parse::empty_green()));
             crate::parse::drop_deep(tree, self.deepest);
-        }
-    }
-}
-
-/// One replacement of the current text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Replacement {
-    pub range: TextRange,
-    pub text: String,
-    /// The lines that start after these newlines of `text` (counted
-    /// from 1; 0 is the line the text starts on, from its start) are
-    /// indented by the layout as the formatter indents them (lines moved
-    /// down to make room for a heredoc).
-    pub reindent_lines: Vec<usize>,
-}
-
-impl Replacement {
-    pub fn new(range: TextRange, text: impl Into<String>) -> Replacement {
-        Replacement {
-            range,
-            text: text.into(),
-            reindent_lines: Vec::new(),
         }
     }
 }

@@ -1,8 +1,9 @@
 //! References and prefix renames on a document: a thin layer over
 //! [`crate::refs`].
 
+use super::Document;
 use super::error::EditError;
-use super::{Document, Replacement};
+use super::primitives::replacement::Replacement;
 use crate::diff::TextEdit;
 use crate::refs::{Reference, Rename};
 

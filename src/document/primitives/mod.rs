@@ -1,6 +1,7 @@
 //! Edit primitives: the layer under the operations.
 //!
-//! What every edit is made of: where lines and items start and how they
+//! What every edit is made of: the replacements it states
+//! (`replacement`), where lines and items start and how they
 //! are indented, laying out new lines and realigning the groups they join
 //! (`layout`), making room for heredocs (`heredoc`), where a new item goes
 //! (`placement`), the source of new items (`create`), and the incremental
@@ -18,3 +19,4 @@ pub(super) mod heredoc;
 pub(super) mod layout;
 pub(super) mod placement;
 pub(super) mod reparse;
+pub(super) mod replacement;
