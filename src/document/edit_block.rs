@@ -2,12 +2,14 @@
 //! removing them, block types and labels.
 
 use rowan::NodeOrToken;
-use text_size::{TextRange, TextSize};
+use text_size::TextRange;
 
 use super::address::{Address, IntoAddress, Step};
 use super::comments::ends_line;
 use super::error::{EditError, render_errors};
-use super::primitives::layout::{line_indent, line_start, reindent, token_right};
+use super::primitives::lines::{
+    core_start, line_indent, line_start, reindent, token_right, unit_for_block,
+};
 use super::primitives::placement::Placement;
 use super::primitives::replacement::Replacement;
 use super::resolve::Container;
@@ -46,27 +48,6 @@ impl Target {
     fn items(&self) -> Vec<BodyItem> {
         self.body.iter().flat_map(|b| b.items()).collect()
     }
-}
-
-/// The indentation unit of the file around `node`: what its children
-/// add to its line's indentation (two spaces by default).
-pub(crate) fn unit_for_block(root: &SyntaxNode, block: &ast::Block) -> String {
-    let outer = line_indent(root, core_start(block.syntax()));
-    if let Some(first) = block.body().and_then(|b| b.items().next()) {
-        let inner = line_indent(root, core_start(first.syntax()));
-        if let Some(unit) = inner.strip_prefix(outer.as_str()).filter(|u| !u.is_empty()) {
-            return unit.to_string();
-        }
-    }
-    "  ".to_string()
-}
-
-/// The start of the first significant token of an item node (after its
-/// indentation and comment lines).
-pub(crate) fn core_start(node: &SyntaxNode) -> TextSize {
-    node.children_with_tokens()
-        .find(|e| !matches!(e.kind(), WHITESPACE | NEWLINE | COMMENT))
-        .map_or(node.text_range().start(), |e| e.text_range().start())
 }
 
 /// Inserts the item `text` (a snippet laid out at indentation zero, one

@@ -7,12 +7,12 @@ use text_size::{TextRange, TextSize};
 
 use super::address::{Address, IntoAddress};
 use super::comments;
-use super::edit_block::core_start;
-use super::edit_item::unit_near;
 use super::error::EditError;
 use super::primitives::create::ObjectStyle;
 use super::primitives::heredoc;
-use super::primitives::layout::{line_end, line_indent, line_start, reindent};
+use super::primitives::lines::{
+    core_start, line_end, line_indent, line_start, reindent, unit_near,
+};
 use super::primitives::placement::Placement;
 use super::primitives::replacement::Replacement;
 use super::resolve::{Container, container_of};

@@ -4,9 +4,8 @@
 use text_size::TextRange;
 
 use super::address::{Address, IntoAddress};
-use super::edit_block::core_start;
 use super::error::EditError;
-use super::primitives::layout::{line_indent, line_start, token_left, token_right};
+use super::primitives::lines::{core_start, line_indent, line_start, token_left, token_right};
 use super::primitives::replacement::Replacement;
 use super::{Document, Item};
 use crate::syntax_kind::SyntaxKind::*;

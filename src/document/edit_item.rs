@@ -5,7 +5,7 @@ use super::edit_block::{Target, article, body_item_removal, check_identifier, in
 use super::edit_collection;
 use super::error::EditError;
 use super::primitives::create;
-use super::primitives::layout::{line_indent, reindent};
+use super::primitives::lines::{core_start, line_indent, reindent, unit_near};
 use super::primitives::placement::Placement;
 use super::primitives::replacement::Replacement;
 use super::resolve::{self, Container};
@@ -355,7 +355,7 @@ fn set_value(root: &SyntaxNode, item: &Item, source: &str) -> Result<Replacement
             .filter(|b| b.is_single_line())
         && let (Some(open), Some(close)) = (block.open_brace(), block.close_brace())
     {
-        let outer = line_indent(root, super::edit_block::core_start(block.syntax()));
+        let outer = line_indent(root, core_start(block.syntax()));
         let unit = "  ";
         let indent = format!("{outer}{unit}");
         let name = attr.name().unwrap_or_default();
@@ -369,28 +369,6 @@ fn set_value(root: &SyntaxNode, item: &Item, source: &str) -> Result<Replacement
     let indent = line_indent(root, range.start());
     let unit = unit_near(root, item.syntax());
     Ok(Replacement::new(range, reindent(source, &indent, &unit)))
-}
-
-/// The indentation unit used around `node`: the difference between the
-/// indentation of its line and of the line of the construct that
-/// contains it (two spaces when that says nothing).
-pub(crate) fn unit_near(root: &SyntaxNode, node: &SyntaxNode) -> String {
-    let own = line_indent(root, node.text_range().start().max(first_core(node)));
-    for ancestor in node.ancestors().skip(1) {
-        let outer = line_indent(root, first_core(&ancestor));
-        if outer.len() < own.len() {
-            if let Some(unit) = own.strip_prefix(outer.as_str()).filter(|u| !u.is_empty()) {
-                return unit.to_string();
-            }
-            break;
-        }
-    }
-    "  ".to_string()
-}
-
-/// The first non-trivia offset of a node.
-fn first_core(node: &SyntaxNode) -> text_size::TextSize {
-    super::edit_block::core_start(node)
 }
 
 /// The change that renames `item`.

@@ -21,12 +21,12 @@ use text_size::{TextRange, TextSize};
 
 use super::Document;
 use super::address::{Address, Step};
-use super::edit_block::{core_start, unit_for_block};
 use super::error::EditError;
 #[cfg(test)]
 use super::group::AlignedLines;
 use super::group::{Beyond, beyond_end, beyond_start, is_plain_line};
-use super::primitives::layout::{GroupBeyond, Reach, line_indent};
+use super::primitives::layout::{GroupBeyond, Reach};
+use super::primitives::lines::{core_start, line_indent, unit_for_block};
 use super::resolve::matches_top;
 use super::tracker::Tracker;
 use super::tree::{GreenElement, StandIn, Tree};

@@ -17,6 +17,7 @@
 pub(super) mod create;
 pub(super) mod heredoc;
 pub(super) mod layout;
+pub(super) mod lines;
 pub(super) mod placement;
 pub(super) mod reparse;
 pub(super) mod replacement;
