@@ -29,41 +29,9 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::primitives::layout::{AlignedLines, Beyond};
 use super::tree::Tree;
 use crate::syntax_kind::SyntaxKind::*;
-
-/// What lies beyond a cut inside an `=` group, when it was read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Beyond {
-    /// The formatter would move the `=` of at least one line beyond the
-    /// cut: the group is not aligned.
-    pub misaligned: bool,
-    /// When the group has lines beyond the cut and their `=` are all at
-    /// one column: that column and their widest name.
-    pub aligned: Option<AlignedLines>,
-}
-
-/// Lines of a group whose `=` are all at one column, summed up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct AlignedLines {
-    /// The widest name, in grapheme clusters (as the formatter counts).
-    pub widest: usize,
-    /// Grapheme clusters before each `=`: name and spaces.
-    pub column: usize,
-}
-
-impl AlignedLines {
-    /// A line that the formatter aligns as it aligns these lines: a name
-    /// as wide as the widest, spaces up to the column, ending with
-    /// `newline`.
-    pub fn stand_in(self, newline: &str) -> String {
-        let mut line = "a".repeat(self.widest);
-        line.push_str(&" ".repeat(self.column - self.widest));
-        line.push_str("= 0");
-        line.push_str(newline);
-        line
-    }
-}
 
 /// The `=` column of a one-line attribute, told from its text alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,10 +22,10 @@ use text_size::{TextRange, TextSize};
 use super::Document;
 use super::address::{Address, Step};
 use super::error::EditError;
+use super::group::{beyond_end, beyond_start, is_plain_line};
 #[cfg(test)]
-use super::group::AlignedLines;
-use super::group::{Beyond, beyond_end, beyond_start, is_plain_line};
-use super::primitives::layout::{GroupBeyond, Reach};
+use super::primitives::layout::AlignedLines;
+use super::primitives::layout::{Beyond, GroupBeyond, Reach};
 use super::primitives::lines::{core_start, line_indent, unit_for_block};
 use super::resolve::matches_top;
 use super::tracker::Tracker;

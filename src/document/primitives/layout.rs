@@ -5,7 +5,6 @@
 
 use text_size::{TextRange, TextSize};
 
-use crate::document::group::Beyond;
 use crate::document::primitives::lines::{
     line_end, line_indent, line_start, token_right, unit_near,
 };
@@ -222,6 +221,39 @@ pub(crate) struct GroupBeyond {
     pub start: Option<Beyond>,
     /// The group's lines after the part.
     pub end: Option<Beyond>,
+}
+
+/// What lies beyond a cut inside an `=` group, when it was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Beyond {
+    /// The formatter would move the `=` of at least one line beyond the
+    /// cut: the group is not aligned.
+    pub misaligned: bool,
+    /// When the group has lines beyond the cut and their `=` are all at
+    /// one column: that column and their widest name.
+    pub aligned: Option<AlignedLines>,
+}
+
+/// Lines of a group whose `=` are all at one column, summed up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AlignedLines {
+    /// The widest name, in grapheme clusters (as the formatter counts).
+    pub widest: usize,
+    /// Grapheme clusters before each `=`: name and spaces.
+    pub column: usize,
+}
+
+impl AlignedLines {
+    /// A line that the formatter aligns as it aligns these lines: a name
+    /// as wide as the widest, spaces up to the column, ending with
+    /// `newline`.
+    pub fn stand_in(self, newline: &str) -> String {
+        let mut line = "a".repeat(self.widest);
+        line.push_str(&" ".repeat(self.column - self.widest));
+        line.push_str("= 0");
+        line.push_str(newline);
+        line
+    }
 }
 
 /// Whether the lines a layout looked at reached the start or the end of
@@ -463,7 +495,7 @@ mod tests {
         GroupBeyond {
             start: Some(Beyond {
                 misaligned: false,
-                aligned: Some(crate::document::group::AlignedLines { widest, column }),
+                aligned: Some(AlignedLines { widest, column }),
             }),
             end: None,
         }
