@@ -6,7 +6,8 @@ use text_size::TextRange;
 
 use super::address::{Address, IntoAddress, Step};
 use super::comments::ends_line;
-use super::error::{EditError, render_errors};
+use super::error::{EditError, article};
+use super::primitives::create::{block_source, label_source};
 use super::primitives::lines::{
     core_start, line_indent, line_start, reindent, token_right, unit_for_block,
 };
@@ -15,7 +16,6 @@ use super::primitives::replacement::Replacement;
 use super::resolve::Container;
 use super::{Document, Item};
 use crate::ast::{self, AstNode, BodyItem};
-use crate::refs::is_identifier;
 use crate::syntax_kind::{SyntaxElement, SyntaxKind::*, SyntaxNode};
 
 /// A body to insert into: the file's top-level body or a block's.
@@ -261,52 +261,6 @@ fn insert_into_empty(
     }
 }
 
-/// Checks a block type or attribute name.
-pub(crate) fn check_identifier(name: &str) -> Result<(), EditError> {
-    if is_identifier(name) {
-        Ok(())
-    } else {
-        Err(EditError::InvalidName {
-            name: name.to_string(),
-            reason: "not an identifier".to_string(),
-        })
-    }
-}
-
-/// The source of a label: quoted, with escapes.
-pub(crate) fn label_source(label: &str) -> String {
-    format!("\"{}\"", crate::refs::escape_string(label))
-}
-
-/// The source of a new block, laid out at indentation zero.
-pub(crate) fn block_source(
-    type_name: &str,
-    labels: &[&str],
-    body: &str,
-) -> Result<String, EditError> {
-    check_identifier(type_name)?;
-    let parse = crate::parse(body);
-    if !parse.errors().is_empty() {
-        return Err(EditError::InvalidValue {
-            source: body.to_string(),
-            reason: render_errors(parse.errors()),
-        });
-    }
-    let mut head = type_name.to_string();
-    for label in labels {
-        head.push(' ');
-        head.push_str(&label_source(label));
-    }
-    let body = body.trim_matches(|c| c == '\n' || c == '\r');
-    let text = if body.trim().is_empty() {
-        format!("{head} {{\n}}\n")
-    } else {
-        format!("{head} {{\n{body}\n}}\n")
-    };
-    let formatted = crate::format(&text);
-    Ok(formatted.trim_end_matches('\n').to_string())
-}
-
 impl Document {
     /// Appends a block at the end of the body at `parent` (the top level
     /// is [`Address::root`]; the empty string `""` still means it too),
@@ -531,15 +485,6 @@ fn step_name(step: &Step) -> Option<&str> {
     match step {
         Step::Name(n) | Step::Key(n) => Some(n),
         Step::Any | Step::Index(_) => None,
-    }
-}
-
-/// "a" or "an".
-pub(crate) fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
     }
 }
 

@@ -1,10 +1,12 @@
 //! Setting, renaming and removing what an address designates.
 
 use super::address::{Address, IntoAddress, Step};
-use super::edit_block::{Target, article, body_item_removal, check_identifier, insert_into_body};
+use super::edit_block::{Target, body_item_removal, insert_into_body};
 use super::edit_collection;
 use super::error::EditError;
+use super::error::article;
 use super::primitives::create;
+use super::primitives::create::check_identifier;
 use super::primitives::lines::{core_start, line_indent, reindent, unit_near};
 use super::primitives::placement::Placement;
 use super::primitives::replacement::Replacement;
