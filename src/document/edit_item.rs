@@ -1,10 +1,10 @@
 //! Setting, renaming and removing what an address designates.
 
 use super::address::{Address, IntoAddress, Step};
-use super::edit_block::{Target, body_item_removal, insert_into_body};
 use super::edit_collection;
 use super::error::EditError;
 use super::error::article;
+use super::primitives::body::{Target, body_item_removal, insert_into_body};
 use super::primitives::create;
 use super::primitives::create::check_identifier;
 use super::primitives::lines::{core_start, line_indent, reindent, unit_near};
@@ -253,10 +253,11 @@ impl Document {
                     _ => None,
                 };
                 let item = create::body_item(parent.as_deref(), steps, source)?;
-                let target = Target::of(self, container)
+                let target = Target::of(container, || self.known_top_body())
                     .ok_or_else(|| EditError::unsupported("no body to create it in"))?;
                 Ok(vec![insert_into_body(
-                    self,
+                    &self.syntax(),
+                    self.top_layout.as_ref(),
                     &target,
                     &item.text,
                     item.is_block,

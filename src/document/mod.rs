@@ -134,7 +134,7 @@ pub struct Document {
     deepest: u32,
     /// For a part of a file that gets a new top-level item: the layout
     /// of the whole file's top level.
-    top_layout: Option<scope::TopLayout>,
+    top_layout: Option<primitives::body::TopLayout>,
 }
 
 impl Drop for Document {

@@ -23,6 +23,7 @@ use super::Document;
 use super::address::{Address, Step};
 use super::error::EditError;
 use super::group::{beyond_end, beyond_start, is_plain_line};
+use super::primitives::body::TopLayout;
 #[cfg(test)]
 use super::primitives::layout::AlignedLines;
 use super::primitives::layout::{Beyond, GroupBeyond, Reach};
@@ -41,16 +42,6 @@ const MARGIN: usize = 2;
 const MAX_EXTRA: usize = 64;
 #[cfg(test)]
 const MAX_EXTRA: usize = 6;
-
-/// How the whole file's top level is laid out, for a part of it that
-/// gets a new top-level item.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct TopLayout {
-    /// The indentation of the first top-level item's line.
-    pub indent: String,
-    /// The indentation unit of the first block with content.
-    pub unit: String,
-}
 
 /// What a part knows about where it was cut from the file.
 #[derive(Clone, Copy, Debug, Default)]
@@ -105,6 +96,13 @@ impl Cuts {
 }
 
 impl Document {
+    /// The top-level body, when this document knows its whole top level:
+    /// a part of a file does not, unless it was told the file's top-level
+    /// layout ([`TopLayout`]).
+    pub(crate) fn known_top_body(&self) -> Option<crate::ast::Body> {
+        (self.cuts.is_none() || self.top_layout.is_some()).then(|| self.body())
+    }
+
     /// Runs the edit `op` on the part of the document that `address`
     /// leads into when it can (see the [module docs](self)), else on the
     /// whole document.
@@ -162,7 +160,7 @@ impl Document {
 
     /// How the top level is laid out, from its first item and its first
     /// block with content (each looked at alone): what a new top-level
-    /// item takes (see `edit_block::insert_into_body`).
+    /// item takes (see `primitives::body::insert_into_body`).
     fn top_layout(&self) -> Option<TopLayout> {
         let first = self.top_items().next()?;
         let indent = match self.tree.lazy_indent(first) {

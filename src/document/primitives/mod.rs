@@ -14,6 +14,7 @@
 //! and not the [`Document`](crate::document::Document) facade. The rule is
 //! checked by `tests/layers.rs`.
 
+pub(super) mod body;
 pub(super) mod create;
 pub(super) mod heredoc;
 pub(super) mod layout;
