@@ -1,10 +1,10 @@
 //! Setting, renaming and removing what an address designates.
 
 use super::address::{Address, IntoAddress, Step};
-use super::edit_collection;
 use super::error::EditError;
 use super::error::article;
 use super::primitives::body::{Target, body_item_removal, insert_into_body};
+use super::primitives::collection;
 use super::primitives::create;
 use super::primitives::create::check_identifier;
 use super::primitives::lines::{core_start, line_indent, reindent, unit_near};
@@ -223,7 +223,7 @@ impl Document {
                 self.edit(reps)?;
                 if let Some(saved) = saved {
                     let created = self.resolve(&Address::new(steps[..=cut].to_vec()))?;
-                    let spacing = edit_collection::colon_spacing_of_siblings(&created);
+                    let spacing = collection::colon_spacing_of_siblings(&created);
                     if let Err(e) = self.apply(spacing) {
                         *self = saved;
                         return Err(e);
@@ -265,12 +265,12 @@ impl Document {
                 )?])
             }
             (Container::Object(object), _) => {
-                let style = edit_collection::object_style(object);
+                let style = collection::object_style(object);
                 let text = create::object_item(steps, source, style)?;
-                edit_collection::add_object_item(&self.syntax(), object, &text, placement)
+                collection::add_object_item(&self.syntax(), object, &text, placement)
             }
             (Container::Tuple(tuple), [Step::Index(n)]) if *n == tuple.elements().count() => {
-                edit_collection::insert_element(&self.syntax(), tuple, *n, source)
+                collection::insert_element(&self.syntax(), tuple, *n, source)
             }
             (Container::Tuple(_), _) => Err(EditError::unsupported(
                 "a new tuple element goes at the end: use the index after the last, or insert_element",
@@ -324,9 +324,9 @@ impl Document {
                 let ranges = match &item {
                     Item::Attribute(a) => vec![body_item_removal(a.syntax())],
                     Item::Block(b) => vec![body_item_removal(b.syntax())],
-                    Item::ObjectItem(i) => edit_collection::object_item_removal(i),
+                    Item::ObjectItem(i) => collection::object_item_removal(i),
                     Item::Element { tuple, index, .. } => {
-                        edit_collection::element_removal(tuple, *index)
+                        collection::element_removal(tuple, *index)
                     }
                 };
                 reps.extend(ranges.into_iter().map(|r| Replacement::new(r, "")));

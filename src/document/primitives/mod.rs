@@ -15,6 +15,7 @@
 //! checked by `tests/layers.rs`.
 
 pub(super) mod body;
+pub(super) mod collection;
 pub(super) mod create;
 pub(super) mod heredoc;
 pub(super) mod layout;
