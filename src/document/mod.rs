@@ -72,19 +72,14 @@
 
 mod address;
 mod comments;
-mod edit_block;
-mod edit_collection;
-mod edit_comments;
-mod edit_item;
-mod edit_mv;
 mod error;
 mod group;
 mod handle;
 mod index;
 mod item;
+mod operations;
 mod primitives;
-mod refs;
-pub(crate) use refs::realigned;
+pub(crate) use operations::refs::realigned;
 mod resolve;
 pub mod schema;
 mod scope;
@@ -97,10 +92,10 @@ use std::fmt;
 use text_size::{TextRange, TextSize};
 
 pub use address::{Address, IntoAddress, Step};
-pub use edit_mv::mv_name;
 pub use error::{EditError, ParseError};
 pub use handle::Handle;
 pub use item::Item;
+pub use operations::edit_mv::mv_name;
 pub use primitives::placement::Placement;
 pub use value::{EditValue, NotFinite};
 

@@ -1,18 +1,18 @@
 //! Setting, renaming and removing what an address designates.
 
-use super::address::{Address, IntoAddress, Step};
-use super::error::EditError;
-use super::error::article;
-use super::primitives::body::{Target, body_item_removal, insert_into_body};
-use super::primitives::collection;
-use super::primitives::create;
-use super::primitives::create::check_identifier;
-use super::primitives::lines::{core_start, line_indent, reindent, unit_near};
-use super::primitives::placement::Placement;
-use super::primitives::replacement::Replacement;
-use super::resolve::{self, Container};
-use super::{Document, EditValue, Item};
 use crate::ast::{self, AstNode};
+use crate::document::address::{Address, IntoAddress, Step};
+use crate::document::error::EditError;
+use crate::document::error::article;
+use crate::document::primitives::body::{Target, body_item_removal, insert_into_body};
+use crate::document::primitives::collection;
+use crate::document::primitives::create;
+use crate::document::primitives::create::check_identifier;
+use crate::document::primitives::lines::{core_start, line_indent, reindent, unit_near};
+use crate::document::primitives::placement::Placement;
+use crate::document::primitives::replacement::Replacement;
+use crate::document::resolve::{self, Container};
+use crate::document::{Document, EditValue, Item};
 use crate::syntax_kind::SyntaxNode;
 use text_size::TextRange;
 
@@ -237,7 +237,7 @@ impl Document {
 
     /// Creates what `steps` designate in a container, with the value
     /// `source`: an attribute (inside new blocks or objects when there
-    /// are several steps, see [`super::schema`]), an object item, or a
+    /// are several steps, see [`crate::document::schema`]), an object item, or a
     /// tuple element at the end.
     fn create(
         &self,
@@ -349,7 +349,7 @@ fn set_value(root: &SyntaxNode, item: &Item, source: &str) -> Result<Replacement
     // A heredoc cannot stay in a one-line block (`a { b = 1 }`): the
     // block is written over several lines.
     if let Item::Attribute(attr) = item
-        && super::primitives::heredoc::ends_with_heredoc(source)
+        && crate::document::primitives::heredoc::ends_with_heredoc(source)
         && let Some(block) = attr
             .syntax()
             .parent()

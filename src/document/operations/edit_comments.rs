@@ -3,11 +3,13 @@
 
 use text_size::TextRange;
 
-use super::address::{Address, IntoAddress};
-use super::error::EditError;
-use super::primitives::lines::{core_start, line_indent, line_start, token_left, token_right};
-use super::primitives::replacement::Replacement;
-use super::{Document, Item};
+use crate::document::address::{Address, IntoAddress};
+use crate::document::error::EditError;
+use crate::document::primitives::lines::{
+    core_start, line_indent, line_start, token_left, token_right,
+};
+use crate::document::primitives::replacement::Replacement;
+use crate::document::{Document, Item};
 use crate::syntax_kind::SyntaxKind::*;
 
 /// The source of a comment: kept when it starts with `#`, `//` or `/*`,

@@ -2,13 +2,13 @@
 //! collection's own style (one line or one item per line, commas,
 //! trailing comma).
 
-use super::address::{Address, IntoAddress};
-use super::error::EditError;
-use super::primitives::collection::insert_element;
-use super::primitives::placement::Placement;
-use super::resolve::{Container, container_of};
-use super::{Document, EditValue};
 use crate::ast::{self, AstNode};
+use crate::document::address::{Address, IntoAddress};
+use crate::document::error::EditError;
+use crate::document::primitives::collection::insert_element;
+use crate::document::primitives::placement::Placement;
+use crate::document::resolve::{Container, container_of};
+use crate::document::{Document, EditValue};
 
 /// Where a new element goes in a tuple.
 enum ElementAt {

@@ -3,15 +3,15 @@
 
 use text_size::TextRange;
 
-use super::address::{Address, IntoAddress, Step};
-use super::error::{EditError, article};
-use super::primitives::body::{Target, insert_into_body};
-use super::primitives::create::{block_source, label_source};
-use super::primitives::placement::Placement;
-use super::primitives::replacement::Replacement;
-use super::resolve::Container;
-use super::{Document, Item};
 use crate::ast::{self, AstNode};
+use crate::document::address::{Address, IntoAddress, Step};
+use crate::document::error::{EditError, article};
+use crate::document::primitives::body::{Target, insert_into_body};
+use crate::document::primitives::create::{block_source, label_source};
+use crate::document::primitives::placement::Placement;
+use crate::document::primitives::replacement::Replacement;
+use crate::document::resolve::Container;
+use crate::document::{Document, Item};
 
 impl Document {
     /// Appends a block at the end of the body at `parent` (the top level
