@@ -73,16 +73,15 @@
 mod address;
 mod comments;
 mod error;
-mod group;
 mod handle;
 mod index;
 mod item;
 mod operations;
+mod partial;
 mod primitives;
 pub(crate) use operations::refs::realigned;
 mod resolve;
 pub mod schema;
-mod scope;
 mod tracker;
 mod tree;
 mod value;
@@ -105,9 +104,9 @@ use crate::ast::{self, AstNode, BodyItem};
 use crate::diff::TextEdit;
 use crate::syntax_kind::SyntaxNode;
 use error::render_errors;
+use partial::Cuts;
 use primitives::layout::Touched;
 use primitives::replacement::Replacement;
-use scope::Cuts;
 use tracker::Tracker;
 use tree::Tree;
 

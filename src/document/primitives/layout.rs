@@ -55,7 +55,7 @@ fn window(root: &SyntaxNode, range: TextRange) -> TextRange {
 /// indents its first line as it is indented in the file. Where the
 /// window reaches a cut inside an `=` group whose lines beyond are
 /// aligned, a stand-in line for them comes before or after the window's
-/// lines (see [`group`](crate::document::group)).
+/// lines (see [`group`](crate::document::partial::group)).
 struct Window {
     range: TextRange,
     /// The length of the open brackets.
@@ -283,7 +283,7 @@ impl Reach {
 ///
 /// `beyond` tells what lies beyond the start and the end of the text
 /// when it is a part of a file cut inside `=` groups (see
-/// [`group`](crate::document::group)). Where the lines looked at reach such a cut:
+/// [`group`](crate::document::partial::group)). Where the lines looked at reach such a cut:
 /// lines beyond that are not aligned make the `=` taken as not aligned;
 /// lines beyond that are aligned are laid out as one stand-in line of
 /// their widest name and their column. The last value says, for each

@@ -19,24 +19,24 @@
 use rowan::{Children, GreenNodeData, GreenTokenData, NodeOrToken};
 use text_size::{TextRange, TextSize};
 
-use super::Document;
-use super::address::{Address, Step};
-use super::error::EditError;
-use super::group::{beyond_end, beyond_start, is_plain_line};
-use super::primitives::body::TopLayout;
+use crate::document::Document;
+use crate::document::address::{Address, Step};
+use crate::document::error::EditError;
+use crate::document::partial::group::{beyond_end, beyond_start, is_plain_line};
+use crate::document::primitives::body::TopLayout;
 #[cfg(test)]
-use super::primitives::layout::AlignedLines;
-use super::primitives::layout::{Beyond, GroupBeyond, Reach};
-use super::primitives::lines::{core_start, line_indent, unit_for_block};
-use super::resolve::matches_top;
-use super::tracker::Tracker;
-use super::tree::{GreenElement, StandIn, Tree};
+use crate::document::primitives::layout::AlignedLines;
+use crate::document::primitives::layout::{Beyond, GroupBeyond, Reach};
+use crate::document::primitives::lines::{core_start, line_indent, unit_for_block};
+use crate::document::resolve::matches_top;
+use crate::document::tracker::Tracker;
+use crate::document::tree::{GreenElement, StandIn, Tree};
 use crate::syntax_kind::SyntaxKind::*;
 
 /// Children kept on each side of the edited item, at least.
 const MARGIN: usize = 2;
 /// At most this many more children on each side; past that, the part is
-/// cut inside the `=` group when it can be (see [`group`](super::group)),
+/// cut inside the `=` group when it can be (see [`group`](crate::document::partial::group)),
 /// else the whole document is edited.
 #[cfg(not(test))]
 const MAX_EXTRA: usize = 64;
@@ -66,7 +66,7 @@ pub(crate) struct Cuts {
 
 impl Cuts {
     /// What lies beyond the start and the end of the part, for the
-    /// layout (see [`layout::relayout`](super::primitives::layout::relayout)).
+    /// layout (see [`layout::relayout`](crate::document::primitives::layout::relayout)).
     pub fn group_beyond(&self) -> GroupBeyond {
         GroupBeyond {
             start: self.group_before,
@@ -377,7 +377,7 @@ struct Bounds {
 
 /// The children around `item` to edit it alone: cut at line starts, at
 /// lines without an `=` or a comment; or, when there is none near, inside
-/// the `=` group of one-line attributes (see [`group`](super::group)).
+/// the `=` group of one-line attributes (see [`group`](crate::document::partial::group)).
 fn bounds(tree: &Tree, item: usize) -> Option<Bounds> {
     let n = tree.len();
     let first = item.saturating_sub(MARGIN);
@@ -1049,9 +1049,9 @@ mod tests {
             WHOLE_ONLY.set(false);
             assert_eq!(a, b, "step {k}");
             assert_eq!(on_parts.to_string(), on_whole.to_string(), "step {k}");
-            let fresh = super::super::index::Index::from_keys(
+            let fresh = crate::document::index::Index::from_keys(
                 (0..on_parts.tree.len())
-                    .map(|i| super::super::index::Key::of(on_parts.tree.child(i))),
+                    .map(|i| crate::document::index::Key::of(on_parts.tree.child(i))),
             );
             for address in ["r.t.b0", "r.t.b5.a", "s.t.b6", "x", "r.t.b2", "r.t.b10"] {
                 let steps = Address::parse(address).unwrap();

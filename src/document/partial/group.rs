@@ -1,7 +1,7 @@
 //! Cutting a part of a file inside an `=` alignment group.
 //!
 //! A part is best cut at a line that no alignment group crosses (see
-//! [`scope`](super::scope)). In a long run of one-line attributes there
+//! [`scope`](crate::document::partial::scope)). In a long run of one-line attributes there
 //! is none: the run is one group, and an edit anywhere in it would be
 //! laid out against the whole file. This module reads, without building
 //! any tree, the lines of the group beyond a cut, and sums them up so
@@ -15,7 +15,7 @@
 //! - when their `=` are all at one column, the lines are summed up as
 //!   their widest name and that column: the layout puts one stand-in line
 //!   of that name and column in their place (see
-//!   [`layout::relayout`](super::primitives::layout::relayout)), which tells whether
+//!   [`layout::relayout`](crate::document::primitives::layout::relayout)), which tells whether
 //!   the group was aligned and where its `=` go, exactly as the lines
 //!   themselves would (a formatted `terraform.tfvars`). When the stand-in
 //!   would move, every line it stands for would, and the edit runs on the
@@ -29,8 +29,8 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::primitives::layout::{AlignedLines, Beyond};
-use super::tree::Tree;
+use crate::document::primitives::layout::{AlignedLines, Beyond};
+use crate::document::tree::Tree;
 use crate::syntax_kind::SyntaxKind::*;
 
 /// The `=` column of a one-line attribute, told from its text alone.
