@@ -69,6 +69,18 @@
 //! of the top level itself, work on the whole file, as does an edit next
 //! to lines whose `=` may be aligned with it as far as the part would
 //! reach (a long run of one-line attributes).
+//!
+//! # Layers (for contributors)
+//!
+//! From the bottom: the base modules (addresses, errors, values, items
+//! and their comments, schema, the tree and its index, resolving
+//! addresses, the record of changes), which import nothing above them;
+//! `primitives/` (lines and indentation, layout, heredocs, placement,
+//! node creation, body and collection inserts); `partial/` (edits of one
+//! part of a large file); `operations/` (the public edits, one family a
+//! file, importing no other operation); and this facade with
+//! [`Handle`]. Each folder's module docs say what it may import;
+//! `tests/layers.rs` checks it, and CONTRIBUTING.md draws the map.
 
 mod address;
 mod comments;
