@@ -49,8 +49,10 @@ export interface EvalOptions {
 }
 
 export interface BumpOptions {
-  /** Keep the constraint's operator (`~>`, `>=`) and change only the version. */
+  /** Keep the constraint's operator (`~>`, `>=`) and change only the version (a version only, not a constraint). */
   keepOperator?: boolean
+  /** Read the text as the JSON syntax (`.tf.json`). */
+  json?: boolean
 }
 
 /** A reference in a file. */
@@ -109,6 +111,13 @@ export function toHcl(valueOrJsonText: InputValue): string
 export function refs(text: string): Ref[]
 /** `text` with references starting with `oldPrefix` renamed to `newPrefix`. */
 export function rename(text: string, oldPrefix: string, newPrefix: string): string
-export function bumpTerraform(text: string, version: string): string
+/**
+ * Version bumps, as `hclwright bump` does: `version` is a version (`5.31.0`),
+ * or a constraint written as given (`~> 5.0`). The text comes back unchanged
+ * when nothing is due.
+ */
+export function bumpTerraform(text: string, version: string, options?: Pick<BumpOptions, 'json'>): string
 export function bumpProvider(text: string, name: string, version: string, options?: BumpOptions): string
+/** A Packer plugin's `version` in `packer { required_plugins { … } }`, by local name or source. */
+export function bumpPlugin(text: string, name: string, version: string, options?: BumpOptions): string
 export function bumpModule(text: string, source: string, version: string, options?: BumpOptions): string

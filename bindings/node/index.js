@@ -196,16 +196,20 @@ function rename(text, oldPrefix, newPrefix) {
   return call(() => native.rename(text, oldPrefix, newPrefix))
 }
 
-function bumpTerraform(text, version) {
-  return call(() => native.bumpTerraform(text, version))
+function bumpTerraform(text, version, options = {}) {
+  return call(() => native.bumpTerraform(text, version, !!options.json))
 }
 
 function bumpProvider(text, name, version, options = {}) {
-  return call(() => native.bumpProvider(text, name, version, !!options.keepOperator))
+  return call(() => native.bumpProvider(text, name, version, !!options.keepOperator, !!options.json))
+}
+
+function bumpPlugin(text, name, version, options = {}) {
+  return call(() => native.bumpPlugin(text, name, version, !!options.keepOperator, !!options.json))
 }
 
 function bumpModule(text, source, version, options = {}) {
-  return call(() => native.bumpModule(text, source, version, !!options.keepOperator))
+  return call(() => native.bumpModule(text, source, version, !!options.keepOperator, !!options.json))
 }
 
 /** A parsed file under edit, by the CLI's addresses. */
@@ -263,4 +267,5 @@ module.exports = {
   bumpTerraform,
   bumpProvider,
   bumpModule,
+  bumpPlugin,
 }

@@ -18,5 +18,6 @@ export const {
   bumpTerraform,
   bumpProvider,
   bumpModule,
+  bumpPlugin,
 } = hclwright
 export default hclwright

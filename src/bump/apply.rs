@@ -1,7 +1,8 @@
 //! Finding the version strings a bump changes in a document, and changing
 //! only their bytes.
 
-use super::constraint::{Version, bump};
+use super::constraint::Version;
+use super::new_version::NewVersion;
 use crate::ast::{self, Expr, TemplatePart};
 use crate::document::{Document, EditError};
 use crate::syntax_kind::SyntaxToken;
@@ -61,7 +62,14 @@ pub fn bump_document(
     version: &Version,
     keep_operator: bool,
 ) -> Result<Vec<Change>, EditError> {
-    bump_to(doc, target, &New::Version(version, keep_operator))
+    bump_document_to(
+        doc,
+        target,
+        &NewVersion::Version {
+            version: version.clone(),
+            keep_operator,
+        },
+    )
 }
 
 /// Sets every version constraint `target` names to `constraint` as written
@@ -80,36 +88,26 @@ pub fn bump_document_to_constraint(
     target: &Target,
     constraint: &str,
 ) -> Result<Vec<Change>, EditError> {
-    bump_to(doc, target, &New::Constraint(constraint))
+    bump_document_to(doc, target, &NewVersion::Constraint(constraint.to_string()))
 }
 
-/// What the version strings become.
-pub(super) enum New<'a> {
-    /// A version (the operator kept or not).
-    Version(&'a Version, bool),
-    /// A constraint written as it is.
-    Constraint(&'a str),
-}
-
-impl<'a> New<'a> {
-    /// The version asked for, when one was (not a constraint).
-    pub(super) fn version(&self) -> Option<&'a Version> {
-        match self {
-            New::Version(v, _) => Some(*v),
-            New::Constraint(_) => None,
-        }
-    }
-
-    /// What the version string `old` becomes.
-    pub(super) fn replacing(&self, old: &str) -> String {
-        match self {
-            New::Version(version, keep_operator) => bump(old, version, *keep_operator).text,
-            New::Constraint(c) => c.to_string(),
-        }
-    }
-}
-
-fn bump_to(doc: &mut Document, target: &Target, new: &New<'_>) -> Result<Vec<Change>, EditError> {
+/// Bumps every version string `target` names in `doc` to `new` (a
+/// version or a constraint, as the `bump` command reads its argument),
+/// changing only the bytes of those strings; returns what changed.
+///
+/// ```
+/// use hclwright::bump::{NewVersion, Target, bump_document_to};
+/// let mut doc = hclwright::Document::parse("terraform {\n  required_version = \">= 1.0\"\n}\n")?;
+/// let new = NewVersion::parse("~> 1.9", false)?;
+/// let changes = bump_document_to(&mut doc, &Target::Terraform, &new)?;
+/// assert_eq!(changes[0].new, "~> 1.9");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn bump_document_to(
+    doc: &mut Document,
+    target: &Target,
+    new: &NewVersion,
+) -> Result<Vec<Change>, EditError> {
     let body = doc.body();
     let mut found: Vec<(SyntaxToken, String)> = Vec::new();
     let constraint = |token: SyntaxToken, found: &mut Vec<(SyntaxToken, String)>| {

@@ -5,9 +5,10 @@
 //! replacing only the characters inside their quotes.
 
 use super::apply::{
-    Change, New, Target, query_value, registry_path, registry_url, same_source, spliced,
+    Change, Target, query_value, registry_path, registry_url, same_source, spliced,
 };
 use super::constraint::Version;
+use super::new_version::NewVersion;
 use crate::SyntaxError;
 use crate::diff::TextEdit;
 use crate::json::{JsonObject, JsonValue};
@@ -31,7 +32,14 @@ pub fn bump_json(
     version: &Version,
     keep_operator: bool,
 ) -> Result<(String, Vec<Change>), Vec<SyntaxError>> {
-    bump_json_to(text, target, &New::Version(version, keep_operator))
+    bump_json_to(
+        text,
+        target,
+        &NewVersion::Version {
+            version: version.clone(),
+            keep_operator,
+        },
+    )
 }
 
 /// Sets every version constraint `target` names in the JSON syntax `text`
@@ -49,13 +57,20 @@ pub fn bump_json_to_constraint(
     target: &Target,
     constraint: &str,
 ) -> Result<(String, Vec<Change>), Vec<SyntaxError>> {
-    bump_json_to(text, target, &New::Constraint(constraint))
+    bump_json_to(
+        text,
+        target,
+        &NewVersion::Constraint(constraint.to_string()),
+    )
 }
 
-fn bump_json_to(
+/// Bumps every version string `target` names in the JSON syntax `text` to
+/// `new` (see [`super::bump_document_to`]); returns the new text and what
+/// changed.
+pub fn bump_json_to(
     text: &str,
     target: &Target,
-    new: &New<'_>,
+    new: &NewVersion,
 ) -> Result<(String, Vec<Change>), Vec<SyntaxError>> {
     let parse = crate::json::parse(text);
     if !parse.errors().is_empty() {

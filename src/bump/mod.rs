@@ -10,7 +10,9 @@
 mod apply;
 mod constraint;
 mod json;
+mod new_version;
 
-pub use apply::{Change, Target, bump_document, bump_document_to_constraint};
+pub use apply::{Change, Target, bump_document, bump_document_to, bump_document_to_constraint};
 pub use constraint::{Bumped, Constraint, Constraints, Operator, Version, bump};
-pub use json::{bump_json, bump_json_to_constraint};
+pub use json::{bump_json, bump_json_to, bump_json_to_constraint};
+pub use new_version::{NewVersion, NewVersionError};

@@ -3,8 +3,7 @@
 
 use hclwright::Document;
 use hclwright::bump::{
-    Constraints, Target, Version, bump_document, bump_document_to_constraint, bump_json,
-    bump_json_to_constraint,
+    Constraints, NewVersion, NewVersionError, Target, Version, bump_document_to, bump_json_to,
 };
 
 use super::files::{Input, expand_with_json, is_json_file_name, read_error_message, read_input};
@@ -126,19 +125,16 @@ pub fn run(args: BumpArgs) -> i32 {
     };
     // A version (5.31.0), or, as tfupdate's -v, a constraint written as it
     // is (`~> 5.0`).
-    let version = match (Version::parse(&version), Constraints::parse(&version)) {
-        (Some(v), _) => Wanted::Version(v),
-        (None, Some(_)) if common.keep_operator => {
+    let version = match NewVersion::parse(&version, common.keep_operator) {
+        Ok(new) => new,
+        Err(NewVersionError::KeepOperatorNeedsVersion(c)) => {
             eprintln!(
-                "error: --keep-operator needs a version (such as 5.31.0), not the constraint `{version}`"
+                "error: --keep-operator needs a version (such as 5.31.0), not the constraint `{c}`"
             );
             return EXIT_ERRORS;
         }
-        (None, Some(_)) => Wanted::Constraint(version.trim().to_string()),
-        (None, None) => {
-            eprintln!(
-                "error: `{version}` is neither a version (such as 5.31.0) nor a constraint (such as \"~> 5.0\")"
-            );
+        Err(e) => {
+            eprintln!("error: {e}");
             return EXIT_ERRORS;
         }
     };
@@ -182,17 +178,11 @@ pub fn run(args: BumpArgs) -> i32 {
     }
 }
 
-/// What the version strings become.
-enum Wanted {
-    Version(Version),
-    Constraint(String),
-}
-
 /// Bumps one input; true when it changes (or would).
 fn bump_input(
     input: &Input,
     target: &Target,
-    version: &Wanted,
+    version: &NewVersion,
     common: &Common,
 ) -> Result<bool, String> {
     let name = input.display_name();
@@ -206,18 +196,12 @@ fn bump_input(
         )
     };
     let (new_text, changes) = if is_json_file_name(&name) {
-        match version {
-            Wanted::Version(v) => bump_json(&text, target, v, common.keep_operator),
-            Wanted::Constraint(c) => bump_json_to_constraint(&text, target, c),
-        }
-        .map_err(|errors| not_bumped(errors.iter().map(|e| e.render(&name, &text)).collect()))?
+        bump_json_to(&text, target, version)
+            .map_err(|errors| not_bumped(errors.iter().map(|e| e.render(&name, &text)).collect()))?
     } else {
         let mut doc = Document::parse(&text).map_err(|e| not_bumped(e.render(&name, &text)))?;
-        let changes = match version {
-            Wanted::Version(v) => bump_document(&mut doc, target, v, common.keep_operator),
-            Wanted::Constraint(c) => bump_document_to_constraint(&mut doc, target, c),
-        }
-        .map_err(|e| format!("{name}: {e}"))?;
+        let changes =
+            bump_document_to(&mut doc, target, version).map_err(|e| format!("{name}: {e}"))?;
         (doc.text(), changes)
     };
     if changes.is_empty() {

@@ -123,27 +123,6 @@ pub(super) fn block_append(
     output: &OutputArgs,
 ) -> Result<(), Failure> {
     let mut opened = open(file)?;
-    let body = hclwright::convert::to_json_value(body).map_err(|e| Failure {
-        code: EXIT_ERRORS,
-        message: format!("error: the body does not convert to JSON: {e}"),
-    })?;
-    let mut steps = Vec::new();
-    if !parent.is_empty() {
-        steps.push(parent.to_string());
-    }
-    steps.push(type_name.to_string());
-    steps.extend(
-        labels
-            .iter()
-            .map(|l| format!("[{}]", hclwright::eval::json_string(l))),
-    );
-    let address = steps.join(".").replace(".[", "[");
-    if opened.doc.get_all(&address).is_ok() {
-        return Err(Failure {
-            code: EXIT_ERRORS,
-            message: format!("error: `{address}` already exists"),
-        });
-    }
-    opened.doc.set_json(&address, body)?;
+    opened.doc.append_block(parent, type_name, labels, body)?;
     finish(&opened, output)
 }

@@ -204,7 +204,19 @@ impl JsonDocument {
         self.apply(edits)
     }
 
-    fn root(&self) -> JsonValue {
+    /// The values of what `address` designates under `root`.
+    pub(super) fn resolve_values(
+        &self,
+        root: &JsonValue,
+        address: &Address,
+    ) -> Result<Vec<JsonValue>, EditError> {
+        Ok(resolve(root, address)?
+            .iter()
+            .filter_map(Found::value)
+            .collect())
+    }
+
+    pub(super) fn root(&self) -> JsonValue {
         super::parse(&self.text)
             .root()
             .expect("a document that parsed has a root")

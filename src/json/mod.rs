@@ -27,6 +27,7 @@
 
 mod ast;
 mod edit;
+mod edit_blocks;
 mod eval;
 mod lexer;
 mod parser;
@@ -35,6 +36,7 @@ mod string;
 
 pub use ast::{JsonArray, JsonMember, JsonObject, JsonValue};
 pub use edit::JsonDocument;
+pub use edit_blocks::JsonItem;
 pub use eval::{StringMode, evaluate, evaluate_in};
 pub use refs::{references, references_with_locals, rename, string_traversal, value_references};
 pub(crate) use string::escape_into;

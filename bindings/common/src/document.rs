@@ -129,12 +129,7 @@ impl Document {
         crate::error::guard(|| {
             match self {
                 Document::Native(d) => d.append_block(parent, block_type, labels, "")?,
-                Document::Json(_) => {
-                    return Err(Error::new(
-                        ErrorKind::Usage,
-                        "append_block is not supported on a JSON document yet: use set",
-                    ));
-                }
+                Document::Json(d) => d.append_block(parent, block_type, labels, "")?,
             }
             Ok(())
         })
@@ -157,59 +152,31 @@ impl Document {
         }
     }
 
-    /// The items of the body at `address` (`""`: the top level).
-    fn items(&self, address: &str) -> Result<(Address, Vec<Item>)> {
-        let Document::Native(d) = self else {
-            return Err(Error::new(
-                ErrorKind::Usage,
-                "blocks and attributes list the native syntax only",
-            ));
-        };
-        let parent = if address.is_empty() {
-            Address::new(Vec::new())
-        } else {
-            Address::parse(address)?
-        };
-        let items = if address.is_empty() {
-            d.items().map(|i| Item::from_body_item(&i)).collect()
-        } else {
-            let mut found = d.get_all(&parent)?;
-            if found.len() != 1 {
-                return Err(Error::new(
-                    ErrorKind::Edit,
-                    format!("`{address}` matches {} items, not one block", found.len()),
-                ));
+    /// The items of the body at `address` (`""`: the top level), as
+    /// entries, with whether each is a block.
+    fn entries(&self, address: &str) -> Result<Vec<(bool, Entry)>> {
+        match self {
+            Document::Native(d) => {
+                let (parent, items) = native_items(d, address)?;
+                Ok(items
+                    .iter()
+                    .map(|i| (matches!(i, Item::Block(_)), native_entry(&parent, i)))
+                    .collect())
             }
-            match found.pop() {
-                Some(Item::Block(b)) => b
-                    .body()
-                    .map(|body| body.items().map(|i| Item::from_body_item(&i)).collect())
-                    .unwrap_or_default(),
-                _ => {
-                    return Err(Error::new(
-                        ErrorKind::Edit,
-                        format!("`{address}` is not a block"),
-                    ));
-                }
-            }
-        };
-        Ok((parent, items))
-    }
-
-    fn entry(parent: &Address, item: &Item) -> Entry {
-        let name = item.name().unwrap_or_default();
-        let labels = item.labels();
-        let mut steps = parent.steps().to_vec();
-        steps.push(hclwright::document::Step::Name(name.clone()));
-        steps.extend(labels.iter().cloned().map(hclwright::document::Step::Name));
-        Entry {
-            name,
-            labels,
-            address: Address::new(steps).to_string(),
-            value: match item {
-                Item::Block(_) => None,
-                other => other.value_text(),
-            },
+            Document::Json(d) => Ok(d
+                .items(address)?
+                .into_iter()
+                .map(|i| {
+                    let block = i.is_block();
+                    let entry = Entry {
+                        name: i.name,
+                        labels: i.labels,
+                        address: i.address,
+                        value: i.value,
+                    };
+                    (block, entry)
+                })
+                .collect()),
         }
     }
 
@@ -217,12 +184,11 @@ impl Document {
     /// `block_type` when given.
     pub fn blocks(&self, address: &str, block_type: Option<&str>) -> Result<Vec<Entry>> {
         crate::error::guard(|| {
-            let (parent, items) = self.items(address)?;
-            Ok(items
-                .iter()
-                .filter(|i| matches!(i, Item::Block(_)))
-                .map(|i| Document::entry(&parent, i))
-                .filter(|e| block_type.is_none_or(|t| e.name == t))
+            Ok(self
+                .entries(address)?
+                .into_iter()
+                .filter(|(block, e)| *block && block_type.is_none_or(|t| e.name == t))
+                .map(|(_, e)| e)
                 .collect())
         })
     }
@@ -230,12 +196,64 @@ impl Document {
     /// The attributes of the body at `address` (`""`: the top level).
     pub fn attributes(&self, address: &str) -> Result<Vec<Entry>> {
         crate::error::guard(|| {
-            let (parent, items) = self.items(address)?;
-            Ok(items
-                .iter()
-                .filter(|i| !matches!(i, Item::Block(_)))
-                .map(|i| Document::entry(&parent, i))
+            Ok(self
+                .entries(address)?
+                .into_iter()
+                .filter(|(block, _)| !block)
+                .map(|(_, e)| e)
                 .collect())
         })
+    }
+}
+
+/// The items of the body at `address` (`""`: the top level) of a native
+/// document.
+fn native_items(d: &hclwright::Document, address: &str) -> Result<(Address, Vec<Item>)> {
+    let parent = if address.is_empty() {
+        Address::new(Vec::new())
+    } else {
+        Address::parse(address)?
+    };
+    let items = if address.is_empty() {
+        d.items().map(|i| Item::from_body_item(&i)).collect()
+    } else {
+        let mut found = d.get_all(&parent)?;
+        if found.len() != 1 {
+            return Err(Error::new(
+                ErrorKind::Edit,
+                format!("`{address}` matches {} items, not one block", found.len()),
+            ));
+        }
+        match found.pop() {
+            Some(Item::Block(b)) => b
+                .body()
+                .map(|body| body.items().map(|i| Item::from_body_item(&i)).collect())
+                .unwrap_or_default(),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Edit,
+                    format!("`{address}` is not a block"),
+                ));
+            }
+        }
+    };
+    Ok((parent, items))
+}
+
+/// An item of a native document as an entry.
+fn native_entry(parent: &Address, item: &Item) -> Entry {
+    let name = item.name().unwrap_or_default();
+    let labels = item.labels();
+    let mut steps = parent.steps().to_vec();
+    steps.push(hclwright::document::Step::Name(name.clone()));
+    steps.extend(labels.iter().cloned().map(hclwright::document::Step::Name));
+    Entry {
+        name,
+        labels,
+        address: Address::new(steps).to_string(),
+        value: match item {
+            Item::Block(_) => None,
+            other => other.value_text(),
+        },
     }
 }

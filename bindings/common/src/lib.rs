@@ -15,7 +15,7 @@ mod value;
 
 use std::path::Path;
 
-use hclwright::bump::{Target, Version, bump_document};
+use hclwright::bump::{NewVersion, Target, bump_document_to, bump_json_to};
 use hclwright::eval::{ModuleInputs, VarOption, console_eval};
 use hclwright::format::Profile;
 use hclwright::refs::Rename;
@@ -194,16 +194,28 @@ pub fn rename(text: &str, from: &str, to: &str) -> Result<String> {
     })
 }
 
-fn bump(text: &str, target: Target, version: &str, keep_operator: bool) -> Result<String> {
+/// `text` with the version strings `target` names bumped to `version` (a
+/// version such as `5.31.0`, or a constraint such as `~> 5.0` written as
+/// given), as `hclwright bump` does; `json` reads `text` as the JSON
+/// syntax (`.tf.json`). The text is returned unchanged when nothing is
+/// due.
+pub fn bump(
+    text: &str,
+    target: Target,
+    version: &str,
+    keep_operator: bool,
+    json: bool,
+) -> Result<String> {
     guard(|| {
-        let version = Version::parse(version).ok_or_else(|| {
-            Error::new(
-                ErrorKind::Usage,
-                format!("`{version}` is not a version (such as 5.31.0)"),
-            )
-        })?;
+        let new = NewVersion::parse(version, keep_operator)
+            .map_err(|e| Error::new(ErrorKind::Usage, e.to_string()))?;
+        if json {
+            let (new_text, _) =
+                bump_json_to(text, &target, &new).map_err(|errors| Error::syntax(&errors))?;
+            return Ok(new_text);
+        }
         let mut doc = hclwright::Document::parse(text).map_err(|e| Error::syntax(e.errors()))?;
-        let changes = bump_document(&mut doc, &target, &version, keep_operator)?;
+        let changes = bump_document_to(&mut doc, &target, &new)?;
         Ok(if changes.is_empty() {
             text.to_string()
         } else {
@@ -213,27 +225,60 @@ fn bump(text: &str, target: Target, version: &str, keep_operator: bool) -> Resul
 }
 
 /// `hclwright bump terraform VERSION` on one text.
-pub fn bump_terraform(text: &str, version: &str) -> Result<String> {
-    bump(text, Target::Terraform, version, false)
+pub fn bump_terraform(text: &str, version: &str, json: bool) -> Result<String> {
+    bump(text, Target::Terraform, version, false, json)
 }
 
 /// `hclwright bump provider NAME VERSION [--keep-operator]` on one text.
-pub fn bump_provider(text: &str, name: &str, version: &str, keep_operator: bool) -> Result<String> {
+pub fn bump_provider(
+    text: &str,
+    name: &str,
+    version: &str,
+    keep_operator: bool,
+    json: bool,
+) -> Result<String> {
     bump(
         text,
         Target::Provider(name.to_string()),
         version,
         keep_operator,
+        json,
+    )
+}
+
+/// `hclwright bump plugin NAME VERSION [--keep-operator]` on one text: a
+/// Packer plugin's `version` in `packer { required_plugins { … } }`, by
+/// its local name or source.
+pub fn bump_plugin(
+    text: &str,
+    name: &str,
+    version: &str,
+    keep_operator: bool,
+    json: bool,
+) -> Result<String> {
+    bump(
+        text,
+        Target::Plugin(name.to_string()),
+        version,
+        keep_operator,
+        json,
     )
 }
 
 /// `hclwright bump module SOURCE VERSION [--keep-operator]` on one text.
-pub fn bump_module(text: &str, source: &str, version: &str, keep_operator: bool) -> Result<String> {
+pub fn bump_module(
+    text: &str,
+    source: &str,
+    version: &str,
+    keep_operator: bool,
+    json: bool,
+) -> Result<String> {
     bump(
         text,
         Target::Module(source.to_string()),
         version,
         keep_operator,
+        json,
     )
 }
 

@@ -70,6 +70,70 @@ fn json_documents() {
 }
 
 #[test]
+fn json_documents_list_and_append_blocks() {
+    let text = r#"{
+  "resource": {
+    "aws_instance": {
+      "web": {"ami": "ami-1", "lifecycle": {"prevent_destroy": true}},
+      "db": [{"ami": "ami-2"}]
+    }
+  },
+  "locals": {"region": "eu-west-1"},
+  "//": "a comment"
+}
+"#;
+    let mut doc = Document::parse(text, true).unwrap();
+    let blocks: Vec<String> = doc
+        .blocks("", None)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.address)
+        .collect();
+    assert_eq!(
+        blocks,
+        [
+            "resource.aws_instance.web",
+            "resource.aws_instance.db",
+            "locals"
+        ]
+    );
+    let resources = doc.blocks("", Some("resource")).unwrap();
+    assert_eq!(resources[1].labels, ["aws_instance", "db"]);
+    let inside = doc.attributes("resource.aws_instance.web").unwrap();
+    assert_eq!(inside.len(), 1);
+    assert_eq!(
+        (inside[0].name.as_str(), inside[0].value.as_deref()),
+        ("ami", Some("\"ami-1\""))
+    );
+    let nested = doc.blocks("resource.aws_instance.web", None).unwrap();
+    assert_eq!(nested[0].address, "resource.aws_instance.web.lifecycle");
+    assert_eq!(
+        doc.attributes("locals").unwrap()[0].address,
+        "locals.region"
+    );
+    // An attribute, or a block type without its labels, is no body.
+    assert_eq!(
+        doc.attributes("locals.region").unwrap_err().kind,
+        ErrorKind::Edit
+    );
+    assert!(doc.blocks("resource.aws_instance", None).is_err());
+
+    doc.append_block("", "output", &["id"]).unwrap();
+    assert!(
+        doc.text().contains("\"output\": {\"id\": {}}"),
+        "{}",
+        doc.text()
+    );
+    doc.set("output.id.value", "aws_instance.web.id").unwrap();
+    assert_eq!(
+        doc.get("output.id.value").unwrap().as_deref(),
+        Some("\"${aws_instance.web.id}\"")
+    );
+    let err = doc.append_block("", "output", &["id"]).unwrap_err();
+    assert!(err.message.contains("already exists"), "{}", err.message);
+}
+
+#[test]
 fn evaluation_values() {
     let dir = std::env::temp_dir().join("hclwright-bindings-test-eval");
     std::fs::create_dir_all(&dir).unwrap();
@@ -130,11 +194,33 @@ fn conversions_refs_rename_bump() {
         "a = var.y\n"
     );
     let tf = "terraform {\n  required_providers {\n    aws = {\n      version = \"~> 4.0\"\n    }\n  }\n}\n";
-    let bumped = bump_provider(tf, "aws", "5.31.0", true).unwrap();
+    let bumped = bump_provider(tf, "aws", "5.31.0", true, false).unwrap();
     assert!(bumped.contains("\"~> 5.31\""), "{bumped}");
-    assert_eq!(bump_terraform(tf, "1.11.4").unwrap(), tf);
+    assert_eq!(bump_terraform(tf, "1.11.4", false).unwrap(), tf);
     assert_eq!(
-        bump_module(tf, "x/y/z", "nope", false).unwrap_err().kind,
+        bump_module(tf, "x/y/z", "nope", false, false)
+            .unwrap_err()
+            .kind,
         ErrorKind::Usage
+    );
+    // A constraint is written as given, as `hclwright bump` does; keeping
+    // an operator needs a version.
+    let pinned = bump_provider(tf, "aws", ">= 5.0, < 6.0", false, false).unwrap();
+    assert!(pinned.contains("\">= 5.0, < 6.0\""), "{pinned}");
+    let e = bump_provider(tf, "aws", "~> 5.0", true, false).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Usage);
+    assert!(e.message.contains("needs a version"), "{}", e.message);
+    let packer = "packer {\n  required_plugins {\n    amazon = {\n      source  = \"github.com/hashicorp/amazon\"\n      version = \">= 1.2.0\"\n    }\n  }\n}\n";
+    let bumped = bump_plugin(packer, "amazon", "1.3.1", true, false).unwrap();
+    assert!(bumped.contains("version = \">= 1.3.1\""), "{bumped}");
+    // The JSON syntax.
+    let json_tf = r#"{"terraform": {"required_version": "~> 1.5"}}"#;
+    assert_eq!(
+        bump_terraform(json_tf, "1.11.4", true).unwrap(),
+        r#"{"terraform": {"required_version": "1.11.4"}}"#
+    );
+    assert_eq!(
+        bump_terraform(json_tf, "1.11.4", false).unwrap_err().kind,
+        ErrorKind::Syntax
     );
 }

@@ -113,6 +113,26 @@ test('JSON Document', () => {
   assert.throws(() => new Document('{', { json: true }), HclError)
 })
 
+test('JSON Document blocks, attributes and appendBlock', () => {
+  const doc = new Document(
+    '{"resource": {"aws_instance": {"web": {"ami": "ami-1"}, "db": [{"ami": "ami-2"}]}}, "locals": {"region": "x"}}',
+    { json: true },
+  )
+  assert.deepEqual(doc.blocks().map((b) => b.address), [
+    'resource.aws_instance.web',
+    'resource.aws_instance.db',
+    'locals',
+  ])
+  assert.deepEqual(doc.blocks('resource')[1].labels, ['aws_instance', 'db'])
+  const attrs = doc.attributes('resource.aws_instance.web')
+  assert.deepEqual(attrs.map((a) => [a.name, a.value]), [['ami', '"ami-1"']])
+  assert.throws(() => doc.attributes('locals.region'), HclError)
+  doc.appendBlock('', 'output', ['id'])
+  doc.set('output.id.value', 'aws_instance.web.id')
+  assert.equal(doc.get('output.id.value'), '"${aws_instance.web.id}"')
+  assert.throws(() => doc.appendBlock('', 'output', ['id']), HclError)
+})
+
 test('evaluate and console', async () => {
   const dir = tmpModule('variable "n" {\n  type = number\n}\nvariable "s" {}\nlocals {\n  l = var.n * 2\n}\n')
   const vars = { n: 21, s: 'x' }
@@ -169,6 +189,16 @@ test('bumps', () => {
   assert.ok(out.includes('version = "5.5.1"'))
   assert.equal(hcl.bumpModule(TF, 'other/mod/aws', '1.0.0'), TF)
   assert.throws(() => hcl.bumpTerraform(TF, 'not a version'), HclError)
+  // A constraint is written as given; keeping an operator needs a version.
+  assert.ok(hcl.bumpTerraform(TF, '~> 1.9').includes('required_version = "~> 1.9"'))
+  assert.throws(() => hcl.bumpProvider(TF, 'aws', '~> 5.0', { keepOperator: true }), /needs a version/)
+  const packer = 'packer {\n  required_plugins {\n    amazon = {\n      source  = "github.com/hashicorp/amazon"\n      version = ">= 1.2.0"\n    }\n  }\n}\n'
+  assert.ok(hcl.bumpPlugin(packer, 'amazon', '1.3.1', { keepOperator: true }).includes('version = ">= 1.3.1"'))
+  // The JSON syntax.
+  assert.equal(
+    hcl.bumpTerraform('{"terraform": {"required_version": "~> 1.5"}}', '1.11.4', { json: true }),
+    '{"terraform": {"required_version": "1.11.4"}}',
+  )
 })
 
 test('a 10 MB file; formatAsync runs off the event loop', async () => {

@@ -13,6 +13,7 @@ import {
   Ref,
   Unknown,
   bumpModule,
+  bumpPlugin,
   bumpProvider,
   bumpTerraform,
   console as hclConsole,
@@ -82,8 +83,10 @@ const bumpOptions: BumpOptions = { keepOperator: true }
 const b1: string = bumpTerraform(text, '1.11.4')
 const b2: string = bumpProvider(text, 'hashicorp/aws', '5.31.0', bumpOptions)
 const b3: string = bumpModule(text, 'terraform-aws-modules/vpc/aws', '5.5.1', { keepOperator: false })
+const b4: string = bumpPlugin(text, 'amazon', '1.3.1', { json: false })
+const b5: string = bumpTerraform('{}', '~> 1.9', { json: true })
 
 export const all = [
   asyncCalls, isUnknown, printed, made, jsonDoc, got, removed, diff, nested, firstValue, labels, names,
-  json, native1, native2, where, renamed, b1, b2, b3,
+  json, native1, native2, where, renamed, b1, b2, b3, b4, b5,
 ]

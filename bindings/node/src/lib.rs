@@ -213,10 +213,11 @@ pub fn rename(text: String, from: String, to: String) -> Result<String> {
     run(b::rename(&text, &from, &to))
 }
 
-/// `hclwright bump terraform VERSION` on one text.
+/// `hclwright bump terraform VERSION` on one text (`json`: the JSON
+/// syntax); VERSION a version or a constraint written as given.
 #[napi]
-pub fn bump_terraform(text: String, version: String) -> Result<String> {
-    run(b::bump_terraform(&text, &version))
+pub fn bump_terraform(text: String, version: String, json: bool) -> Result<String> {
+    run(b::bump_terraform(&text, &version, json))
 }
 
 /// `hclwright bump provider NAME VERSION` on one text.
@@ -226,8 +227,28 @@ pub fn bump_provider(
     name: String,
     version: String,
     keep_operator: bool,
+    json: bool,
 ) -> Result<String> {
-    run(b::bump_provider(&text, &name, &version, keep_operator))
+    run(b::bump_provider(
+        &text,
+        &name,
+        &version,
+        keep_operator,
+        json,
+    ))
+}
+
+/// `hclwright bump plugin NAME VERSION` on one text (Packer's
+/// `required_plugins`).
+#[napi]
+pub fn bump_plugin(
+    text: String,
+    name: String,
+    version: String,
+    keep_operator: bool,
+    json: bool,
+) -> Result<String> {
+    run(b::bump_plugin(&text, &name, &version, keep_operator, json))
 }
 
 /// `hclwright bump module SOURCE VERSION` on one text.
@@ -237,8 +258,15 @@ pub fn bump_module(
     source: String,
     version: String,
     keep_operator: bool,
+    json: bool,
 ) -> Result<String> {
-    run(b::bump_module(&text, &source, &version, keep_operator))
+    run(b::bump_module(
+        &text,
+        &source,
+        &version,
+        keep_operator,
+        json,
+    ))
 }
 
 /// An item of a body.

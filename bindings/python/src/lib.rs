@@ -309,43 +309,76 @@ fn rename(
 }
 
 /// The text with `required_version` of every `terraform` block bumped to
-/// `version` (unchanged when nothing is due).
+/// `version` (a version such as `1.11.4`, or a constraint such as
+/// `~> 1.9` written as given); unchanged when nothing is due. `json` reads
+/// the text as the JSON syntax (`.tf.json`).
 #[pyfunction]
-fn bump_terraform(py: Python<'_>, text: &Bound<'_, PyAny>, version: String) -> PyResult<String> {
+#[pyo3(signature = (text, version, *, json = false))]
+fn bump_terraform(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    version: String,
+    json: bool,
+) -> PyResult<String> {
     let text = text_arg(py, text)?;
-    py.allow_threads(move || b::bump_terraform(&text, &version))
+    py.allow_threads(move || b::bump_terraform(&text, &version, json))
         .or_raise(py)
 }
 
 /// The text with provider `name` (local name or source) bumped to
-/// `version`; `keep_operator` keeps each constraint's operator.
+/// `version` (a version, or a constraint written as given);
+/// `keep_operator` keeps each constraint's operator (a version only);
+/// `json` reads the text as the JSON syntax.
 #[pyfunction]
-#[pyo3(signature = (text, name, version, *, keep_operator = false))]
+#[pyo3(signature = (text, name, version, *, keep_operator = false, json = false))]
 fn bump_provider(
     py: Python<'_>,
     text: &Bound<'_, PyAny>,
     name: String,
     version: String,
     keep_operator: bool,
+    json: bool,
 ) -> PyResult<String> {
     let text = text_arg(py, text)?;
-    py.allow_threads(move || b::bump_provider(&text, &name, &version, keep_operator))
+    py.allow_threads(move || b::bump_provider(&text, &name, &version, keep_operator, json))
+        .or_raise(py)
+}
+
+/// The text with Packer plugin `name` (local name or source) bumped to
+/// `version` in `packer { required_plugins { … } }` (a version, or a
+/// constraint written as given); `keep_operator` keeps each constraint's
+/// operator (a version only); `json` reads the text as the JSON syntax.
+#[pyfunction]
+#[pyo3(signature = (text, name, version, *, keep_operator = false, json = false))]
+fn bump_plugin(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    name: String,
+    version: String,
+    keep_operator: bool,
+    json: bool,
+) -> PyResult<String> {
+    let text = text_arg(py, text)?;
+    py.allow_threads(move || b::bump_plugin(&text, &name, &version, keep_operator, json))
         .or_raise(py)
 }
 
 /// The text with the module blocks whose `source` is `source` bumped to
-/// `version`; `keep_operator` keeps each constraint's operator.
+/// `version` (a version, or a constraint written as given);
+/// `keep_operator` keeps each constraint's operator (a version only);
+/// `json` reads the text as the JSON syntax.
 #[pyfunction]
-#[pyo3(signature = (text, source, version, *, keep_operator = false))]
+#[pyo3(signature = (text, source, version, *, keep_operator = false, json = false))]
 fn bump_module(
     py: Python<'_>,
     text: &Bound<'_, PyAny>,
     source: String,
     version: String,
     keep_operator: bool,
+    json: bool,
 ) -> PyResult<String> {
     let text = text_arg(py, text)?;
-    py.allow_threads(move || b::bump_module(&text, &source, &version, keep_operator))
+    py.allow_threads(move || b::bump_module(&text, &source, &version, keep_operator, json))
         .or_raise(py)
 }
 
@@ -473,5 +506,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bump_terraform, m)?)?;
     m.add_function(wrap_pyfunction!(bump_provider, m)?)?;
     m.add_function(wrap_pyfunction!(bump_module, m)?)?;
+    m.add_function(wrap_pyfunction!(bump_plugin, m)?)?;
     Ok(())
 }

@@ -118,6 +118,33 @@ def test_json_document():
         Document("{", json=True)
 
 
+JSON_TF = """{
+  "resource": {"aws_instance": {"web": {"ami": "ami-1"}, "db": [{"ami": "ami-2"}]}},
+  "locals": {"region": "eu-west-1"}
+}
+"""
+
+
+def test_json_document_blocks():
+    doc = Document(JSON_TF, json=True)
+    assert [b["address"] for b in doc.blocks()] == [
+        "resource.aws_instance.web",
+        "resource.aws_instance.db",
+        "locals",
+    ]
+    assert doc.blocks("resource")[1]["labels"] == ["aws_instance", "db"]
+    attrs = doc.attributes("resource.aws_instance.web")
+    assert [(a["name"], a["value"]) for a in attrs] == [("ami", '"ami-1"')]
+    assert doc.attributes() == []
+    with pytest.raises(HclError):
+        doc.attributes("locals.region")  # an attribute has no body
+    doc.append_block("", "output", ["id"])
+    doc.set("output.id.value", "aws_instance.web.id")
+    assert doc.get("output.id.value") == '"${aws_instance.web.id}"'
+    with pytest.raises(HclError):
+        doc.append_block("", "output", ["id"])
+
+
 def test_evaluate_values(tmp_path):
     (tmp_path / "main.tf").write_text(
         'variable "n" {\n  type = number\n}\n'
@@ -184,6 +211,21 @@ def test_bumps():
     assert hclwright.bump_module(TF, "other/mod/aws", "1.0.0") == TF
     with pytest.raises(HclError):
         hclwright.bump_terraform(TF, "not a version")
+    # A constraint is written as given; keeping an operator needs a version.
+    assert 'required_version = "~> 1.9"' in hclwright.bump_terraform(TF, "~> 1.9")
+    with pytest.raises(HclError, match="needs a version"):
+        hclwright.bump_provider(TF, "aws", "~> 5.0", keep_operator=True)
+    packer = (
+        'packer {\n  required_plugins {\n    amazon = {\n'
+        '      source  = "github.com/hashicorp/amazon"\n      version = ">= 1.2.0"\n    }\n  }\n}\n'
+    )
+    out = hclwright.bump_plugin(packer, "amazon", "1.3.1", keep_operator=True)
+    assert 'version = ">= 1.3.1"' in out
+    # The JSON syntax.
+    json_tf = '{"terraform": {"required_version": "~> 1.5"}}'
+    assert hclwright.bump_terraform(json_tf, "1.11.4", json=True) == (
+        '{"terraform": {"required_version": "1.11.4"}}'
+    )
 
 
 def test_large_file_and_threads():

@@ -29,7 +29,11 @@ def format(text: Text, *, profile: Literal["hclfmt", "terraform"] = "hclfmt") ->
 def evaluate(
     expr: Text, *, dir: Optional[str] = None, vars: Optional[Mapping[str, Any]] = None
 ) -> Any:
-    """The value of an expression in the module folder ``dir``."""
+    """The value of an expression in the module folder ``dir``.
+
+    A sensitive value is returned as its value, unmarked; :func:`console`
+    prints ``(sensitive value)`` for it as ``terraform console`` does.
+    """
 
 def console(
     expr: Text, *, dir: Optional[str] = None, vars: Optional[Mapping[str, Any]] = None
@@ -48,14 +52,23 @@ def refs(text: Text) -> List[Tuple[int, int, str]]:
 def rename(text: Text, old_prefix: str, new_prefix: str) -> str:
     """The text with references starting with ``old_prefix`` renamed."""
 
-def bump_terraform(text: Text, version: str) -> str:
-    """``required_version`` bumped to ``version``."""
+def bump_terraform(text: Text, version: str, *, json: bool = False) -> str:
+    """``required_version`` bumped to ``version`` (a version, or a constraint written as given)."""
 
-def bump_provider(text: Text, name: str, version: str, *, keep_operator: bool = False) -> str:
-    """A provider's version bumped."""
+def bump_provider(
+    text: Text, name: str, version: str, *, keep_operator: bool = False, json: bool = False
+) -> str:
+    """A provider's version bumped (a version, or a constraint written as given)."""
 
-def bump_module(text: Text, source: str, version: str, *, keep_operator: bool = False) -> str:
-    """The version of the module blocks with ``source`` bumped."""
+def bump_plugin(
+    text: Text, name: str, version: str, *, keep_operator: bool = False, json: bool = False
+) -> str:
+    """A Packer plugin's version in ``required_plugins`` bumped (a version, or a constraint)."""
+
+def bump_module(
+    text: Text, source: str, version: str, *, keep_operator: bool = False, json: bool = False
+) -> str:
+    """The version of the module blocks with ``source`` bumped (a version, or a constraint)."""
 
 class Document:
     """An HCL file under edit by address; ``str(doc)`` gives the text."""
