@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use hclwright::convert::{ToHclError, ToJsonError, to_hcl, to_json};
 
-use super::files::{Input, read_error_message, read_input};
+use super::input::{Input, read_error_message, read_input};
 use super::write::write_atomic;
 use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 

@@ -1,6 +1,6 @@
 //! `hclwright dump`: print the syntax tree.
 
-use super::files::{Input, read_error_message, read_input};
+use super::input::{Input, read_error_message, read_input};
 use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Arguments of `dump`.

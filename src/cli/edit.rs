@@ -13,7 +13,7 @@ use hclwright::encoding::StandIns;
 use hclwright::{Address, Document, EditError, EditValue, Item, Placement};
 
 use super::edit_json;
-use super::files::{Input, read_error_message, read_input};
+use super::input::{Input, read_error_message, read_input};
 use super::write::{is_changed_since_read, write_checked};
 use super::{EXIT_ERRORS, EXIT_OK};
 

@@ -11,6 +11,7 @@ mod eval;
 mod files;
 mod fmt;
 mod generate;
+mod input;
 mod json;
 mod lsp;
 mod pipeline;
