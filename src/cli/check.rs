@@ -5,10 +5,10 @@ use std::io::Write;
 use hclwright::encoding::Decoded;
 use hclwright::{LineIndex, SyntaxError};
 
+use super::exit::{EXIT_ERRORS, EXIT_OK};
 use super::input::{Input, ReadError, Source, read_error_message};
 use super::json;
 use super::pipeline::{self, Panicked};
-use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Arguments of `check`.
 #[derive(clap::Args, Debug)]

@@ -13,9 +13,9 @@ use hclwright::encoding::StandIns;
 use hclwright::{Address, Document, EditError, EditValue, Item, Placement};
 
 use super::edit_json;
+use super::exit::{EXIT_ERRORS, EXIT_OK};
 use super::input::{Input, read_error_message, read_input};
 use super::write::{is_changed_since_read, write_checked};
-use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Exit code: nothing matches the address.
 const EXIT_NOT_FOUND: i32 = 1;

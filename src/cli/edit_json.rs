@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use hclwright::json::JsonDocument;
 use hclwright::{Address, Placement};
 
-use super::EXIT_ERRORS;
+use super::exit::EXIT_ERRORS;
 use hclwright::encoding::StandIns;
 
 use super::edit::{Edited, Failure, OutputArgs, print_source_text, write_or_print};

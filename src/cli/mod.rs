@@ -8,6 +8,7 @@ mod dump;
 mod edit;
 mod edit_json;
 mod eval;
+mod exit;
 mod files;
 mod fmt;
 mod generate;
@@ -23,14 +24,8 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
-/// Exit code: success.
-pub const EXIT_OK: i32 = 0;
-/// Exit code: bad usage.
-pub const EXIT_USAGE: i32 = 1;
-/// Exit code: syntax or I/O errors.
-pub const EXIT_ERRORS: i32 = 2;
-/// Exit code: `fmt --check` found files that are not formatted.
-pub const EXIT_CHANGES: i32 = 3;
+// Re-exported: `lsp` names them from here.
+pub use exit::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 
 #[derive(Parser, Debug)]
 #[command(

@@ -7,10 +7,10 @@ use hclwright::refs::{
     Binding, IndexKey, Pattern, Reference, StepKind, references, references_with_locals,
 };
 
+use super::exit::{EXIT_ERRORS, EXIT_OK};
 use super::files::expand_with_json;
 use super::input::{Input, read_error_message, read_input};
 use super::json;
-use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Exit code: no reference found.
 const EXIT_NONE: i32 = 1;

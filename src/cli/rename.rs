@@ -8,10 +8,10 @@ use hclwright::refs::callers;
 use hclwright::refs::terraform::{self, ObjectAddress};
 use hclwright::refs::{Rename, SourceFile, is_identifier};
 
+use super::exit::{EXIT_ERRORS, EXIT_OK};
 use super::files::{expand, expand_with_json};
 use super::input::{Input, is_json_file_name, read_error_message, read_input};
 use super::write::write_checked;
-use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Exit code: nothing matched.
 const EXIT_NONE: i32 = 1;
