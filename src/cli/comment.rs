@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::edit::{Failure, OutputArgs, finish, open, print_source_text, report, retrying};
+use super::editing::{Failure, OutputArgs, finish, open, print_source_text, report, retrying};
 use super::exit::EXIT_ERRORS;
 
 /// Arguments of `comment`.

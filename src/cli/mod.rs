@@ -7,6 +7,7 @@ mod convert;
 mod dump;
 mod edit;
 mod edit_json;
+mod editing;
 mod eval;
 mod exit;
 mod files;
