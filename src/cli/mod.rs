@@ -1,4 +1,16 @@
 //! Command-line interface: argument parsing and the subcommands.
+//!
+//! Layers, from the bottom (each imports only from its own layer and
+//! those under it; `tests/layers.rs` checks it):
+//!
+//! 1. input and output: `input` (what a path names, folders listed, files
+//!    read and decoded), `write` (the library's safe writer), `json` (JSON
+//!    strings for `--json` output), `exit` (exit codes);
+//! 2. `pipeline`: directories walked and files processed in parallel;
+//! 3. shared by commands: `files` (paths expanded into inputs), `editing`
+//!    (what the editing commands share), `edit_json` (their `.json` side);
+//! 4. the commands, one a module (`lsp/` a folder), importing no other
+//!    command; this entry (`Cli`, dispatch) on top.
 
 mod bump;
 mod check;
