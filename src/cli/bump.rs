@@ -6,10 +6,11 @@ use hclwright::bump::{
     Constraints, NewVersion, NewVersionError, Target, Version, bump_document_to, bump_json_to,
 };
 
-use super::files::{Input, expand_with_json, is_json_file_name, read_error_message, read_input};
+use super::exit::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
+use super::files::expand_with_json;
+use super::input::{Input, is_json_file_name, read_error_message, read_input};
 use super::json;
 use super::write::write_checked;
-use super::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
 
 /// Arguments of `bump`.
 #[derive(clap::Args, Debug)]

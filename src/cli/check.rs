@@ -5,10 +5,10 @@ use std::io::Write;
 use hclwright::encoding::Decoded;
 use hclwright::{LineIndex, SyntaxError};
 
-use super::files::{Input, ReadError, Source, read_error_message};
+use super::exit::{EXIT_ERRORS, EXIT_OK};
+use super::input::{Input, ReadError, Source, read_error_message};
 use super::json;
 use super::pipeline::{self, Panicked};
-use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Arguments of `check`.
 #[derive(clap::Args, Debug)]
@@ -139,7 +139,7 @@ fn check_one(source: &Source, output: Output) -> Checked {
         };
         let text = &decoded.text;
         let name = input.display_name();
-        let errors = if super::files::is_json_file_name(&name) {
+        let errors = if super::input::is_json_file_name(&name) {
             // A configuration body is an object, or an array of objects
             // (the parser rejects any other root): only an array needs the
             // tree, to look at its elements.

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use super::EXIT_ERRORS;
-use super::edit::{Failure, OutputArgs, finish, open, print_source_text, report, retrying};
+use super::editing::{Failure, OutputArgs, finish, open, print_source_text, report, retrying};
+use super::exit::EXIT_ERRORS;
 
 /// Arguments of `comment`.
 #[derive(clap::Args, Debug)]

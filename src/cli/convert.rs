@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use hclwright::convert::{ToHclError, ToJsonError, to_hcl, to_json};
 
-use super::files::{Input, read_error_message, read_input};
+use super::exit::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
+use super::input::{Input, read_error_message, read_input};
 use super::write::write_atomic;
-use super::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 
 /// The target syntax.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

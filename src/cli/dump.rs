@@ -1,7 +1,7 @@
 //! `hclwright dump`: print the syntax tree.
 
-use super::files::{Input, read_error_message, read_input};
-use super::{EXIT_ERRORS, EXIT_OK};
+use super::exit::{EXIT_ERRORS, EXIT_OK};
+use super::input::{Input, read_error_message, read_input};
 
 /// Arguments of `dump`.
 #[derive(clap::Args, Debug)]

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use hclwright::json::JsonDocument;
 use hclwright::{Address, Placement};
 
-use super::EXIT_ERRORS;
+use super::exit::EXIT_ERRORS;
 use hclwright::encoding::StandIns;
 
-use super::edit::{Edited, Failure, OutputArgs, print_source_text, write_or_print};
-use super::files::{Input, is_json_file_name, read_error_message, read_input};
+use super::editing::{Edited, Failure, OutputArgs, print_source_text, write_or_print};
+use super::input::{Input, is_json_file_name, read_error_message, read_input};
 
 /// True when the command's file is a JSON syntax file.
 pub(super) fn is_json(file: &Option<PathBuf>) -> bool {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use hclwright::eval::{ModuleInputs, VarOption, check_module_dir, console_eval};
 
-use super::{EXIT_OK, EXIT_USAGE};
+use super::exit::{EXIT_OK, EXIT_USAGE};
 
 /// Arguments of `eval`.
 #[derive(clap::Args, Debug)]

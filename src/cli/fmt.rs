@@ -10,10 +10,10 @@ use hclwright::FormatOptions;
 use hclwright::encoding::StandIns;
 use hclwright::format::Profile;
 
-use super::files::{Input, Source, read_error_message};
+use super::exit::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
+use super::input::{Input, Source, read_error_message};
 use super::pipeline::{self, Panicked};
 use super::write::write_checked;
-use super::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK};
 
 /// Arguments of `fmt`. Every flag also takes terraform's single-dash
 /// spelling (`-check`, `-write=false`, …) and an optional `=BOOL`.
@@ -310,7 +310,7 @@ fn process(source: &Source, plan: &Plan) -> Outcome {
     }
     // The JSON syntax is not laid out by fmt (as terraform fmt refuses it).
     if let Input::File(path) = input
-        && super::files::is_json_path(path)
+        && super::input::is_json_path(path)
     {
         return Outcome {
             name: input.display_name(),

@@ -7,7 +7,8 @@ use std::io::Write;
 use clap::{Args, CommandFactory, ValueEnum};
 use clap_complete::Shell;
 
-use super::{Cli, EXIT_CHANGES, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
+use super::Cli;
+use super::exit::{EXIT_CHANGES, EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 
 /// The shells `hclwright completions` writes scripts for.
 #[derive(Clone, Copy, Debug, ValueEnum)]

@@ -1,4 +1,16 @@
 //! Command-line interface: argument parsing and the subcommands.
+//!
+//! Layers, from the bottom (each imports only from its own layer and
+//! those under it; `tests/layers.rs` checks it):
+//!
+//! 1. input and output: `input` (what a path names, folders listed, files
+//!    read and decoded), `write` (the library's safe writer), `json` (JSON
+//!    strings for `--json` output), `exit` (exit codes);
+//! 2. `pipeline`: directories walked and files processed in parallel;
+//! 3. shared by commands: `files` (paths expanded into inputs), `editing`
+//!    (what the editing commands share), `edit_json` (their `.json` side);
+//! 4. the commands, one a module (`lsp/` a folder), importing no other
+//!    command; this entry (`Cli`, dispatch) on top.
 
 mod bump;
 mod check;
@@ -7,10 +19,13 @@ mod convert;
 mod dump;
 mod edit;
 mod edit_json;
+mod editing;
 mod eval;
+mod exit;
 mod files;
 mod fmt;
 mod generate;
+mod input;
 mod json;
 mod lsp;
 mod pipeline;
@@ -22,14 +37,8 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
-/// Exit code: success.
-pub const EXIT_OK: i32 = 0;
-/// Exit code: bad usage.
-pub const EXIT_USAGE: i32 = 1;
-/// Exit code: syntax or I/O errors.
-pub const EXIT_ERRORS: i32 = 2;
-/// Exit code: `fmt --check` found files that are not formatted.
-pub const EXIT_CHANGES: i32 = 3;
+// Re-exported: `lsp` names them from here.
+pub use exit::{EXIT_ERRORS, EXIT_OK, EXIT_USAGE};
 
 #[derive(Parser, Debug)]
 #[command(

@@ -17,7 +17,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use super::files::{Folder, Input, Source};
+use super::input::{Folder, Input, Source};
 
 /// Processing an input panicked (the panic message has been printed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

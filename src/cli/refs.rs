@@ -7,9 +7,10 @@ use hclwright::refs::{
     Binding, IndexKey, Pattern, Reference, StepKind, references, references_with_locals,
 };
 
-use super::files::{Input, expand_with_json, read_error_message, read_input};
+use super::exit::{EXIT_ERRORS, EXIT_OK};
+use super::files::expand_with_json;
+use super::input::{Input, read_error_message, read_input};
 use super::json;
-use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Exit code: no reference found.
 const EXIT_NONE: i32 = 1;
@@ -44,8 +45,8 @@ pub struct RefsArgs {
 fn looks_like_a_path(arg: &str) -> bool {
     arg.contains('/')
         || arg.contains(std::path::MAIN_SEPARATOR)
-        || super::files::is_hcl_file_name(arg)
-        || super::files::is_json_file_name(arg)
+        || super::input::is_hcl_file_name(arg)
+        || super::input::is_json_file_name(arg)
 }
 
 /// Prints each reference as `path:line:col: traversal`; exit 0 when some
@@ -139,7 +140,7 @@ fn references_of(input: &Input, locals: bool) -> Option<(String, String, Vec<Ref
         }
     };
     let text = decoded.text.into_owned();
-    if super::files::is_json_file_name(&name) {
+    if super::input::is_json_file_name(&name) {
         // The JSON syntax: references inside its template strings.
         let parse = hclwright::json::parse(&text);
         if !parse.errors().is_empty() {

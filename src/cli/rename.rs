@@ -8,11 +8,10 @@ use hclwright::refs::callers;
 use hclwright::refs::terraform::{self, ObjectAddress};
 use hclwright::refs::{Rename, SourceFile, is_identifier};
 
-use super::files::{
-    Input, expand, expand_with_json, is_json_file_name, read_error_message, read_input,
-};
+use super::exit::{EXIT_ERRORS, EXIT_OK};
+use super::files::{expand, expand_with_json};
+use super::input::{Input, is_json_file_name, read_error_message, read_input};
 use super::write::write_checked;
-use super::{EXIT_ERRORS, EXIT_OK};
 
 /// Exit code: nothing matched.
 const EXIT_NONE: i32 = 1;
@@ -259,7 +258,7 @@ fn prefix_plan(
     for (i, file) in files {
         let renamed = match early[*i].take() {
             Some(renamed) => renamed,
-            None if super::files::is_json_path(&file.path) => {
+            None if super::input::is_json_path(&file.path) => {
                 hclwright::json::rename(&hclwright::json::parse(&file.text), rename)
             }
             None => rename.apply_text(&file.text),

@@ -1,9 +1,9 @@
-//! Comments of an item: the comment lines directly above it and the
-//! comment at the end of its line.
+//! Comment lines around a node: the comment lines directly above it
+//! (siblings, or owned by the node), and whether an element ends a line.
+//! [`Item`](super::Item) reads its comments with these.
 
 use rowan::NodeOrToken;
 
-use super::Item;
 use crate::syntax_kind::{SyntaxElement, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
 /// True when the element's text ends a line.
@@ -28,7 +28,7 @@ fn prev_non_space(e: &SyntaxElement) -> Option<SyntaxElement> {
 
 /// Comment lines that are siblings right above `node` (no blank line in
 /// between), top to bottom.
-fn sibling_comment_lines(node: &SyntaxNode) -> Vec<SyntaxToken> {
+pub(crate) fn sibling_comment_lines(node: &SyntaxNode) -> Vec<SyntaxToken> {
     let mut out = Vec::new();
     let mut cursor: SyntaxElement = NodeOrToken::Node(node.clone());
     loop {
@@ -58,47 +58,10 @@ fn sibling_comment_lines(node: &SyntaxNode) -> Vec<SyntaxToken> {
 
 /// Comment tokens owned by the item's node before its first significant
 /// child.
-fn owned_above(node: &SyntaxNode) -> Vec<SyntaxToken> {
+pub(crate) fn owned_above(node: &SyntaxNode) -> Vec<SyntaxToken> {
     node.children_with_tokens()
         .take_while(|e| matches!(e.kind(), WHITESPACE | NEWLINE | COMMENT))
         .filter_map(|e| e.into_token())
         .filter(|t| t.kind() == COMMENT)
         .collect()
-}
-
-/// The comment lines directly above the item.
-pub(crate) fn above(item: &Item) -> Vec<SyntaxToken> {
-    let node = item.syntax();
-    let mut out = sibling_comment_lines(node);
-    if !matches!(item, Item::Element { .. }) {
-        out.extend(owned_above(node));
-    }
-    out
-}
-
-/// The comment at the end of the item's line.
-pub(crate) fn inline(item: &Item) -> Option<SyntaxToken> {
-    match item {
-        Item::Attribute(a) => a.trailing_comment(),
-        Item::Block(b) => b.trailing_comment(),
-        Item::ObjectItem(i) => i.trailing_comment(),
-        Item::Element { expr, .. } => {
-            let mut e = crate::ast::AstNode::syntax(expr).next_sibling_or_token();
-            while let Some(x) = e {
-                match x.kind() {
-                    WHITESPACE | COMMA => e = x.next_sibling_or_token(),
-                    COMMENT => {
-                        let mut after = x.next_sibling_or_token();
-                        while after.as_ref().is_some_and(|a| a.kind() == WHITESPACE) {
-                            after = after.and_then(|a| a.next_sibling_or_token());
-                        }
-                        let at_end = after.as_ref().is_none_or(|a| a.kind() == NEWLINE);
-                        return if at_end { x.into_token() } else { None };
-                    }
-                    _ => return None,
-                }
-            }
-            None
-        }
-    }
 }

@@ -183,3 +183,12 @@ pub(crate) fn render_errors(errors: &[SyntaxError]) -> String {
         .collect::<Vec<_>>()
         .join("; ")
 }
+
+/// "a" or "an".
+pub(crate) fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}

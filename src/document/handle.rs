@@ -267,7 +267,7 @@ impl<'d> Handle<'d> {
                 return Err(EditError::unsupported(format!(
                     "`{}` is {} {}, not a block",
                     self.address(),
-                    super::edit_block::article(other.kind_name()),
+                    super::error::article(other.kind_name()),
                     other.kind_name()
                 )));
             }

@@ -6,14 +6,17 @@
 //! indexes) and kept valid across edits: an edit that replaces some
 //! children updates their entries and shifts the later positions.
 
-use rowan::{GreenNodeData, NodeOrToken};
+use rowan::{GreenNode, GreenNodeData, GreenToken, NodeOrToken};
 use rustc_hash::FxHashMap;
 
 use super::address::Step;
-use super::tree::GreenElement;
 use crate::ast::decode_quoted;
 use crate::parser::TopItem;
 use crate::syntax_kind::SyntaxKind::*;
+
+/// A top-level child as the tree holds it (the index does not import
+/// the tree: the tree imports the index).
+type GreenElement = NodeOrToken<GreenNode, GreenToken>;
 
 /// What an item is found by: its name (attribute name or block type)
 /// and, for a block with labels, their number and their decoded values

@@ -5,7 +5,8 @@ use crate::ast::{self, AstNode, Expr};
 use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
 use text_size::TextRange;
 
-use super::EditValue;
+use super::comments;
+use super::value::EditValue;
 
 /// An attribute, block, object item or tuple element of a document.
 ///
@@ -163,7 +164,7 @@ impl Item {
     /// The comment lines directly above the item, as written (with their
     /// `#`, `//` or `/* */`).
     pub fn comments_above(&self) -> Vec<String> {
-        super::comments::above(self)
+        self.comment_tokens_above()
             .iter()
             .map(|t| t.text().to_string())
             .collect()
@@ -171,6 +172,45 @@ impl Item {
 
     /// The comment at the end of the item's line, as written.
     pub fn inline_comment(&self) -> Option<String> {
-        super::comments::inline(self).map(|t| t.text().to_string())
+        self.inline_comment_token().map(|t| t.text().to_string())
+    }
+}
+
+impl Item {
+    /// The comment lines directly above the item.
+    pub(crate) fn comment_tokens_above(&self) -> Vec<SyntaxToken> {
+        let node = self.syntax();
+        let mut out = comments::sibling_comment_lines(node);
+        if !matches!(self, Item::Element { .. }) {
+            out.extend(comments::owned_above(node));
+        }
+        out
+    }
+
+    /// The comment at the end of the item's line.
+    pub(crate) fn inline_comment_token(&self) -> Option<SyntaxToken> {
+        match self {
+            Item::Attribute(a) => a.trailing_comment(),
+            Item::Block(b) => b.trailing_comment(),
+            Item::ObjectItem(i) => i.trailing_comment(),
+            Item::Element { expr, .. } => {
+                let mut e = crate::ast::AstNode::syntax(expr).next_sibling_or_token();
+                while let Some(x) = e {
+                    match x.kind() {
+                        WHITESPACE | COMMA => e = x.next_sibling_or_token(),
+                        COMMENT => {
+                            let mut after = x.next_sibling_or_token();
+                            while after.as_ref().is_some_and(|a| a.kind() == WHITESPACE) {
+                                after = after.and_then(|a| a.next_sibling_or_token());
+                            }
+                            let at_end = after.as_ref().is_none_or(|a| a.kind() == NEWLINE);
+                            return if at_end { x.into_token() } else { None };
+                        }
+                        _ => return None,
+                    }
+                }
+                None
+            }
+        }
     }
 }

@@ -69,29 +69,31 @@
 //! of the top level itself, work on the whole file, as does an edit next
 //! to lines whose `=` may be aligned with it as far as the part would
 //! reach (a long run of one-line attributes).
+//!
+//! # Layers (for contributors)
+//!
+//! From the bottom: the base modules (addresses, errors, values, items
+//! and their comments, schema, the tree and its index, resolving
+//! addresses, the record of changes), which import nothing above them;
+//! `primitives/` (lines and indentation, layout, heredocs, placement,
+//! node creation, body and collection inserts); `partial/` (edits of one
+//! part of a large file); `operations/` (the public edits, one family a
+//! file, importing no other operation); and this facade with
+//! [`Handle`]. Each folder's module docs say what it may import;
+//! `tests/layers.rs` checks it, and CONTRIBUTING.md draws the map.
 
 mod address;
 mod comments;
-mod create;
-mod edit_block;
-mod edit_collection;
-mod edit_comments;
-mod edit_item;
-mod edit_mv;
 mod error;
-mod group;
 mod handle;
-mod heredoc;
 mod index;
 mod item;
-mod layout;
-mod placement;
-mod refs;
-pub(crate) use refs::realigned;
-mod reparse;
+mod operations;
+mod partial;
+mod primitives;
+pub(crate) use operations::refs::realigned;
 mod resolve;
 pub mod schema;
-mod scope;
 mod tracker;
 mod tree;
 mod value;
@@ -101,11 +103,11 @@ use std::fmt;
 use text_size::{TextRange, TextSize};
 
 pub use address::{Address, IntoAddress, Step};
-pub use edit_mv::mv_name;
 pub use error::{EditError, ParseError};
 pub use handle::Handle;
 pub use item::Item;
-pub use placement::Placement;
+pub use operations::edit_mv::mv_name;
+pub use primitives::placement::Placement;
 pub use value::{EditValue, NotFinite};
 
 use std::sync::Arc;
@@ -114,8 +116,9 @@ use crate::ast::{self, AstNode, BodyItem};
 use crate::diff::TextEdit;
 use crate::syntax_kind::SyntaxNode;
 use error::render_errors;
-use layout::Touched;
-use scope::Cuts;
+use partial::Cuts;
+use primitives::layout::Touched;
+use primitives::replacement::Replacement;
 use tracker::Tracker;
 use tree::Tree;
 
@@ -137,7 +140,7 @@ pub struct Document {
     deepest: u32,
     /// For a part of a file that gets a new top-level item: the layout
     /// of the whole file's top level.
-    top_layout: Option<scope::TopLayout>,
+    top_layout: Option<primitives::body::TopLayout>,
 }
 
 impl Drop for Document {
@@ -145,28 +148,6 @@ impl Drop for Document {
         if self.deepest > crate::parse::SHALLOW {
             let tree = std::mem::replace(&mut self.tree, Tree::new(crate::parse::empty_green()));
             crate::parse::drop_deep(tree, self.deepest);
-        }
-    }
-}
-
-/// One replacement of the current text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Replacement {
-    pub range: TextRange,
-    pub text: String,
-    /// The lines that start after these newlines of `text` (counted
-    /// from 1; 0 is the line the text starts on, from its start) are
-    /// indented by the layout as the formatter indents them (lines moved
-    /// down to make room for a heredoc).
-    pub reindent_lines: Vec<usize>,
-}
-
-impl Replacement {
-    pub fn new(range: TextRange, text: impl Into<String>) -> Replacement {
-        Replacement {
-            range,
-            text: text.into(),
-            reindent_lines: Vec::new(),
         }
     }
 }
@@ -474,7 +455,7 @@ impl Document {
         reps.retain(|r| !(r.range.is_empty() && r.text.is_empty()));
         let mut root = self.syntax();
         let mut applied = Vec::with_capacity(reps.len());
-        let mut spaces = reparse::ItemSpaces::default();
+        let mut spaces = primitives::reparse::ItemSpaces::default();
         // From the last to the first, so that earlier ranges stay valid.
         // A change that does not parse alone (a comma and the element
         // after it) is merged with the one before it.
@@ -484,7 +465,7 @@ impl Document {
                 continue;
             }
             root = spaces.put_in(root);
-            match reparse::replace(&root, r.range, &r.text) {
+            match primitives::reparse::replace(&root, r.range, &r.text) {
                 Ok(green) => {
                     root = SyntaxNode::new_root(green);
                     applied.push(r);
@@ -522,7 +503,7 @@ impl Document {
     }
 
     /// Applies replacements, then lays out the new content and realigns
-    /// the groups it joins (see [`layout::relayout`]). All or nothing.
+    /// the groups it joins (see [`primitives::layout::relayout`]). All or nothing.
     pub(crate) fn edit(&mut self, reps: Vec<Replacement>) -> Result<(), EditError> {
         self.edit_laid_out(reps, true)
     }
@@ -552,7 +533,7 @@ impl Document {
     /// `respace`.
     fn edit_laid_out(&mut self, reps: Vec<Replacement>, respace: bool) -> Result<(), EditError> {
         let old_root = self.syntax();
-        let mut reps = heredoc::make_room(&old_root, reps);
+        let mut reps = primitives::heredoc::make_room(&old_root, reps);
         if self.crlf {
             for r in &mut reps {
                 r.text = crlf(&r.text);
@@ -590,7 +571,8 @@ impl Document {
         let mut layout = Vec::new();
         let beyond = self.cuts.map(|c| c.group_beyond()).unwrap_or_default();
         for t in touched {
-            let (edits, reach, kept) = layout::relayout(&old_root, &new_root, t, beyond);
+            let (edits, reach, kept) =
+                primitives::layout::relayout(&old_root, &new_root, t, beyond);
             if let Some(cuts) = &mut self.cuts {
                 cuts.reached(reach, kept);
             }

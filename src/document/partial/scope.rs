@@ -19,38 +19,29 @@
 use rowan::{Children, GreenNodeData, GreenTokenData, NodeOrToken};
 use text_size::{TextRange, TextSize};
 
-use super::Document;
-use super::address::{Address, Step};
-use super::edit_block::{core_start, unit_for_block};
-use super::error::EditError;
+use crate::document::Document;
+use crate::document::address::{Address, Step};
+use crate::document::error::EditError;
+use crate::document::partial::group::{beyond_end, beyond_start, is_plain_line};
+use crate::document::primitives::body::TopLayout;
 #[cfg(test)]
-use super::group::AlignedLines;
-use super::group::{Beyond, beyond_end, beyond_start, is_plain_line};
-use super::layout::{GroupBeyond, Reach, line_indent};
-use super::resolve::matches_top;
-use super::tracker::Tracker;
-use super::tree::{GreenElement, StandIn, Tree};
+use crate::document::primitives::layout::AlignedLines;
+use crate::document::primitives::layout::{Beyond, GroupBeyond, Reach};
+use crate::document::primitives::lines::{core_start, line_indent, unit_for_block};
+use crate::document::resolve::matches_top;
+use crate::document::tracker::Tracker;
+use crate::document::tree::{GreenElement, StandIn, Tree};
 use crate::syntax_kind::SyntaxKind::*;
 
 /// Children kept on each side of the edited item, at least.
 const MARGIN: usize = 2;
 /// At most this many more children on each side; past that, the part is
-/// cut inside the `=` group when it can be (see [`group`](super::group)),
+/// cut inside the `=` group when it can be (see [`group`](crate::document::partial::group)),
 /// else the whole document is edited.
 #[cfg(not(test))]
 const MAX_EXTRA: usize = 64;
 #[cfg(test)]
 const MAX_EXTRA: usize = 6;
-
-/// How the whole file's top level is laid out, for a part of it that
-/// gets a new top-level item.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct TopLayout {
-    /// The indentation of the first top-level item's line.
-    pub indent: String,
-    /// The indentation unit of the first block with content.
-    pub unit: String,
-}
 
 /// What a part knows about where it was cut from the file.
 #[derive(Clone, Copy, Debug, Default)]
@@ -75,7 +66,7 @@ pub(crate) struct Cuts {
 
 impl Cuts {
     /// What lies beyond the start and the end of the part, for the
-    /// layout (see [`layout::relayout`](super::layout::relayout)).
+    /// layout (see [`layout::relayout`](crate::document::primitives::layout::relayout)).
     pub fn group_beyond(&self) -> GroupBeyond {
         GroupBeyond {
             start: self.group_before,
@@ -105,6 +96,13 @@ impl Cuts {
 }
 
 impl Document {
+    /// The top-level body, when this document knows its whole top level:
+    /// a part of a file does not, unless it was told the file's top-level
+    /// layout ([`TopLayout`]).
+    pub(crate) fn known_top_body(&self) -> Option<crate::ast::Body> {
+        (self.cuts.is_none() || self.top_layout.is_some()).then(|| self.body())
+    }
+
     /// Runs the edit `op` on the part of the document that `address`
     /// leads into when it can (see the [module docs](self)), else on the
     /// whole document.
@@ -162,7 +160,7 @@ impl Document {
 
     /// How the top level is laid out, from its first item and its first
     /// block with content (each looked at alone): what a new top-level
-    /// item takes (see `edit_block::insert_into_body`).
+    /// item takes (see `primitives::body::insert_into_body`).
     fn top_layout(&self) -> Option<TopLayout> {
         let first = self.top_items().next()?;
         let indent = match self.tree.lazy_indent(first) {
@@ -379,7 +377,7 @@ struct Bounds {
 
 /// The children around `item` to edit it alone: cut at line starts, at
 /// lines without an `=` or a comment; or, when there is none near, inside
-/// the `=` group of one-line attributes (see [`group`](super::group)).
+/// the `=` group of one-line attributes (see [`group`](crate::document::partial::group)).
 fn bounds(tree: &Tree, item: usize) -> Option<Bounds> {
     let n = tree.len();
     let first = item.saturating_sub(MARGIN);
@@ -1051,9 +1049,9 @@ mod tests {
             WHOLE_ONLY.set(false);
             assert_eq!(a, b, "step {k}");
             assert_eq!(on_parts.to_string(), on_whole.to_string(), "step {k}");
-            let fresh = super::super::index::Index::from_keys(
+            let fresh = crate::document::index::Index::from_keys(
                 (0..on_parts.tree.len())
-                    .map(|i| super::super::index::Key::of(on_parts.tree.child(i))),
+                    .map(|i| crate::document::index::Key::of(on_parts.tree.child(i))),
             );
             for address in ["r.t.b0", "r.t.b5.a", "s.t.b6", "x", "r.t.b2", "r.t.b10"] {
                 let steps = Address::parse(address).unwrap();

@@ -22,8 +22,8 @@
 
 use text_size::TextRange;
 
-use super::Replacement;
-use super::layout::{line_indent, line_start, token_left, token_right};
+use crate::document::primitives::lines::{line_indent, line_start, token_left, token_right};
+use crate::document::primitives::replacement::Replacement;
 use crate::lexer::tokenize;
 use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
 

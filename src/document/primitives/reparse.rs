@@ -15,7 +15,7 @@ use text_size::TextRange;
 #[cfg(test)]
 use text_size::TextSize;
 
-use super::layout::{token_left, token_right};
+use crate::document::primitives::lines::{token_left, token_right};
 use crate::syntax_error::SyntaxError;
 #[cfg(test)]
 use crate::syntax_kind::SyntaxKind;

@@ -5,107 +5,10 @@
 
 use text_size::{TextRange, TextSize};
 
-use super::edit_item::unit_near;
-use super::group::Beyond;
-use crate::lexer::tokenize;
+use crate::document::primitives::lines::{
+    line_end, line_indent, line_start, token_right, unit_near,
+};
 use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
-
-/// The token that contains the byte at `offset` (`None` at the end of
-/// the text). Unlike rowan's `token_at_offset`, which looks at every
-/// child of every node on the way, this descends by binary search, so it
-/// stays fast in a file with a hundred thousand top-level items.
-pub(crate) fn token_right(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToken> {
-    if offset >= root.text_range().end() {
-        return None;
-    }
-    root.covering_element(TextRange::at(offset, TextSize::from(1)))
-        .into_token()
-        .or_else(|| {
-            // A multi-byte character: the token holding its first byte.
-            let end = root.text_range().end();
-            let mut len = 2;
-            loop {
-                let range = TextRange::new(offset, (offset + TextSize::from(len)).min(end));
-                if let Some(t) = root.covering_element(range).into_token() {
-                    return Some(t);
-                }
-                if range.end() == end || len > 4 {
-                    return None;
-                }
-                len += 1;
-            }
-        })
-}
-
-/// The token that contains the byte just before `offset` (`None` at the
-/// start of the text).
-pub(crate) fn token_left(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToken> {
-    let start = root.text_range().start();
-    if offset <= start {
-        return None;
-    }
-    let mut len = 1u32;
-    loop {
-        let from = offset
-            .checked_sub(TextSize::from(len))
-            .unwrap_or(start)
-            .max(start);
-        if let Some(t) = root
-            .covering_element(TextRange::new(from, offset))
-            .into_token()
-        {
-            return Some(t);
-        }
-        if from == start || len >= 4 {
-            return None;
-        }
-        len += 1;
-    }
-}
-
-/// The indentation of the line on which `offset` lies: the spaces and
-/// tabs at the start of that line (all of them, even when `offset` is
-/// before their end).
-pub(crate) fn line_indent(root: &SyntaxNode, offset: TextSize) -> String {
-    let start = line_start(root, offset);
-    let mut out = String::new();
-    let mut token = token_right(root, start);
-    while let Some(t) = token {
-        if t.kind() != WHITESPACE {
-            break;
-        }
-        out.push_str(t.text());
-        token = t.next_token();
-    }
-    out
-}
-
-/// The start of the (structural) line on which `offset` lies: just after
-/// the previous newline token.
-pub(crate) fn line_start(root: &SyntaxNode, offset: TextSize) -> TextSize {
-    let mut token = token_left(root, offset);
-    // A token that starts at `offset` belongs to the line.
-    while let Some(t) = token {
-        if t.kind() == NEWLINE && t.text_range().end() <= offset {
-            return t.text_range().end();
-        }
-        token = t.prev_token();
-    }
-    TextSize::from(0)
-}
-
-/// The end of the line on which `offset` lies, after its newline (or the
-/// end of the text).
-pub(crate) fn line_end(root: &SyntaxNode, offset: TextSize) -> TextSize {
-    let mut token = token_right(root, offset);
-    while let Some(t) = token {
-        if t.kind() == NEWLINE && t.text_range().start() >= offset {
-            return t.text_range().end();
-        }
-        token = t.next_token();
-    }
-    root.text_range().end()
-}
 
 /// The tokens that start in `range`.
 fn tokens_in(root: &SyntaxNode, range: TextRange) -> impl Iterator<Item = SyntaxToken> + use<> {
@@ -152,7 +55,7 @@ fn window(root: &SyntaxNode, range: TextRange) -> TextRange {
 /// indents its first line as it is indented in the file. Where the
 /// window reaches a cut inside an `=` group whose lines beyond are
 /// aligned, a stand-in line for them comes before or after the window's
-/// lines (see [`group`](super::group)).
+/// lines (see [`group`](crate::document::partial::group)).
 struct Window {
     range: TextRange,
     /// The length of the open brackets.
@@ -320,6 +223,39 @@ pub(crate) struct GroupBeyond {
     pub end: Option<Beyond>,
 }
 
+/// What lies beyond a cut inside an `=` group, when it was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Beyond {
+    /// The formatter would move the `=` of at least one line beyond the
+    /// cut: the group is not aligned.
+    pub misaligned: bool,
+    /// When the group has lines beyond the cut and their `=` are all at
+    /// one column: that column and their widest name.
+    pub aligned: Option<AlignedLines>,
+}
+
+/// Lines of a group whose `=` are all at one column, summed up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AlignedLines {
+    /// The widest name, in grapheme clusters (as the formatter counts).
+    pub widest: usize,
+    /// Grapheme clusters before each `=`: name and spaces.
+    pub column: usize,
+}
+
+impl AlignedLines {
+    /// A line that the formatter aligns as it aligns these lines: a name
+    /// as wide as the widest, spaces up to the column, ending with
+    /// `newline`.
+    pub fn stand_in(self, newline: &str) -> String {
+        let mut line = "a".repeat(self.widest);
+        line.push_str(&" ".repeat(self.column - self.widest));
+        line.push_str("= 0");
+        line.push_str(newline);
+        line
+    }
+}
+
 /// Whether the lines a layout looked at reached the start or the end of
 /// the text (where a part of a file is cut from the rest).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -347,7 +283,7 @@ impl Reach {
 ///
 /// `beyond` tells what lies beyond the start and the end of the text
 /// when it is a part of a file cut inside `=` groups (see
-/// [`group`](super::group)). Where the lines looked at reach such a cut:
+/// [`group`](crate::document::partial::group)). Where the lines looked at reach such a cut:
 /// lines beyond that are not aligned make the `=` taken as not aligned;
 /// lines beyond that are aligned are laid out as one stand-in line of
 /// their widest name and their column. The last value says, for each
@@ -535,42 +471,6 @@ fn was_aligned(root: &SyntaxNode, range: TextRange, beyond: GroupBeyond) -> (Ali
     (aligned, reach)
 }
 
-/// Indents a snippet laid out at indentation zero for a place whose line
-/// is indented by `base`: every line after the first gets `base` plus
-/// `unit` per level of its canonical indentation (two spaces). Lines
-/// inside heredocs are left alone.
-pub(crate) fn reindent(snippet: &str, base: &str, unit: &str) -> String {
-    let lexed = tokenize(snippet);
-    let mut out = String::with_capacity(snippet.len() + base.len() * 4);
-    let mut pos = 0usize;
-    let mut after_newline = false;
-    for token in &lexed.tokens {
-        let len = token.len as usize;
-        let text = &snippet[pos..pos + len];
-        pos += len;
-        if after_newline && token.kind != NEWLINE {
-            after_newline = false;
-            let spaces = if token.kind == WHITESPACE {
-                text.len()
-            } else {
-                0
-            };
-            out.push_str(base);
-            for _ in 0..spaces / 2 {
-                out.push_str(unit);
-            }
-            if token.kind == WHITESPACE {
-                continue;
-            }
-        }
-        out.push_str(text);
-        if token.kind == NEWLINE {
-            after_newline = true;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -595,27 +495,10 @@ mod tests {
         GroupBeyond {
             start: Some(Beyond {
                 misaligned: false,
-                aligned: Some(super::super::group::AlignedLines { widest, column }),
+                aligned: Some(AlignedLines { widest, column }),
             }),
             end: None,
         }
-    }
-
-    #[test]
-    fn lines_and_indents() {
-        let root = crate::parse("a {\n    b = 1\n}\n").syntax();
-        assert_eq!(line_start(&root, 8.into()), 4.into());
-        assert_eq!(line_end(&root, 8.into()), 14.into());
-        assert_eq!(line_indent(&root, 8.into()), "    ");
-    }
-
-    #[test]
-    fn reindent_keeps_heredocs() {
-        let snippet = "x = {\n  a = <<EOT\n  keep\nEOT\n  b = [\n    1,\n  ]\n\n}";
-        assert_eq!(
-            reindent(snippet, "\t", "\t"),
-            "x = {\n\t\ta = <<EOT\n  keep\nEOT\n\t\tb = [\n\t\t\t1,\n\t\t]\n\n\t}"
-        );
     }
 
     #[test]

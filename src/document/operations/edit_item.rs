@@ -1,15 +1,18 @@
 //! Setting, renaming and removing what an address designates.
 
-use super::address::{Address, IntoAddress, Step};
-use super::create;
-use super::edit_block::{Target, article, body_item_removal, check_identifier, insert_into_body};
-use super::edit_collection;
-use super::error::EditError;
-use super::layout::{line_indent, reindent};
-use super::placement::Placement;
-use super::resolve::{self, Container};
-use super::{Document, EditValue, Item, Replacement};
 use crate::ast::{self, AstNode};
+use crate::document::address::{Address, IntoAddress, Step};
+use crate::document::error::EditError;
+use crate::document::error::article;
+use crate::document::primitives::body::{Target, body_item_removal, insert_into_body};
+use crate::document::primitives::collection;
+use crate::document::primitives::create;
+use crate::document::primitives::create::check_identifier;
+use crate::document::primitives::lines::{core_start, line_indent, reindent, unit_near};
+use crate::document::primitives::placement::Placement;
+use crate::document::primitives::replacement::Replacement;
+use crate::document::resolve::{self, Container};
+use crate::document::{Document, EditValue, Item};
 use crate::syntax_kind::SyntaxNode;
 use text_size::TextRange;
 
@@ -220,7 +223,7 @@ impl Document {
                 self.edit(reps)?;
                 if let Some(saved) = saved {
                     let created = self.resolve(&Address::new(steps[..=cut].to_vec()))?;
-                    let spacing = edit_collection::colon_spacing_of_siblings(&created);
+                    let spacing = collection::colon_spacing_of_siblings(&created);
                     if let Err(e) = self.apply(spacing) {
                         *self = saved;
                         return Err(e);
@@ -234,7 +237,7 @@ impl Document {
 
     /// Creates what `steps` designate in a container, with the value
     /// `source`: an attribute (inside new blocks or objects when there
-    /// are several steps, see [`super::schema`]), an object item, or a
+    /// are several steps, see [`crate::document::schema`]), an object item, or a
     /// tuple element at the end.
     fn create(
         &self,
@@ -250,10 +253,11 @@ impl Document {
                     _ => None,
                 };
                 let item = create::body_item(parent.as_deref(), steps, source)?;
-                let target = Target::of(self, container)
+                let target = Target::of(container, || self.known_top_body())
                     .ok_or_else(|| EditError::unsupported("no body to create it in"))?;
                 Ok(vec![insert_into_body(
-                    self,
+                    &self.syntax(),
+                    self.top_layout.as_ref(),
                     &target,
                     &item.text,
                     item.is_block,
@@ -261,12 +265,12 @@ impl Document {
                 )?])
             }
             (Container::Object(object), _) => {
-                let style = edit_collection::object_style(object);
+                let style = collection::object_style(object);
                 let text = create::object_item(steps, source, style)?;
-                edit_collection::add_object_item(&self.syntax(), object, &text, placement)
+                collection::add_object_item(&self.syntax(), object, &text, placement)
             }
             (Container::Tuple(tuple), [Step::Index(n)]) if *n == tuple.elements().count() => {
-                edit_collection::insert_element(&self.syntax(), tuple, *n, source)
+                collection::insert_element(&self.syntax(), tuple, *n, source)
             }
             (Container::Tuple(_), _) => Err(EditError::unsupported(
                 "a new tuple element goes at the end: use the index after the last, or insert_element",
@@ -320,9 +324,9 @@ impl Document {
                 let ranges = match &item {
                     Item::Attribute(a) => vec![body_item_removal(a.syntax())],
                     Item::Block(b) => vec![body_item_removal(b.syntax())],
-                    Item::ObjectItem(i) => edit_collection::object_item_removal(i),
+                    Item::ObjectItem(i) => collection::object_item_removal(i),
                     Item::Element { tuple, index, .. } => {
-                        edit_collection::element_removal(tuple, *index)
+                        collection::element_removal(tuple, *index)
                     }
                 };
                 reps.extend(ranges.into_iter().map(|r| Replacement::new(r, "")));
@@ -345,7 +349,7 @@ fn set_value(root: &SyntaxNode, item: &Item, source: &str) -> Result<Replacement
     // A heredoc cannot stay in a one-line block (`a { b = 1 }`): the
     // block is written over several lines.
     if let Item::Attribute(attr) = item
-        && super::heredoc::ends_with_heredoc(source)
+        && crate::document::primitives::heredoc::ends_with_heredoc(source)
         && let Some(block) = attr
             .syntax()
             .parent()
@@ -354,7 +358,7 @@ fn set_value(root: &SyntaxNode, item: &Item, source: &str) -> Result<Replacement
             .filter(|b| b.is_single_line())
         && let (Some(open), Some(close)) = (block.open_brace(), block.close_brace())
     {
-        let outer = line_indent(root, super::edit_block::core_start(block.syntax()));
+        let outer = line_indent(root, core_start(block.syntax()));
         let unit = "  ";
         let indent = format!("{outer}{unit}");
         let name = attr.name().unwrap_or_default();
@@ -368,28 +372,6 @@ fn set_value(root: &SyntaxNode, item: &Item, source: &str) -> Result<Replacement
     let indent = line_indent(root, range.start());
     let unit = unit_near(root, item.syntax());
     Ok(Replacement::new(range, reindent(source, &indent, &unit)))
-}
-
-/// The indentation unit used around `node`: the difference between the
-/// indentation of its line and of the line of the construct that
-/// contains it (two spaces when that says nothing).
-pub(crate) fn unit_near(root: &SyntaxNode, node: &SyntaxNode) -> String {
-    let own = line_indent(root, node.text_range().start().max(first_core(node)));
-    for ancestor in node.ancestors().skip(1) {
-        let outer = line_indent(root, first_core(&ancestor));
-        if outer.len() < own.len() {
-            if let Some(unit) = own.strip_prefix(outer.as_str()).filter(|u| !u.is_empty()) {
-                return unit.to_string();
-            }
-            break;
-        }
-    }
-    "  ".to_string()
-}
-
-/// The first non-trivia offset of a node.
-fn first_core(node: &SyntaxNode) -> text_size::TextSize {
-    super::edit_block::core_start(node)
 }
 
 /// The change that renames `item`.

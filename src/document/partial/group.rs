@@ -1,7 +1,7 @@
 //! Cutting a part of a file inside an `=` alignment group.
 //!
 //! A part is best cut at a line that no alignment group crosses (see
-//! [`scope`](super::scope)). In a long run of one-line attributes there
+//! [`scope`](crate::document::partial::scope)). In a long run of one-line attributes there
 //! is none: the run is one group, and an edit anywhere in it would be
 //! laid out against the whole file. This module reads, without building
 //! any tree, the lines of the group beyond a cut, and sums them up so
@@ -15,7 +15,7 @@
 //! - when their `=` are all at one column, the lines are summed up as
 //!   their widest name and that column: the layout puts one stand-in line
 //!   of that name and column in their place (see
-//!   [`layout::relayout`](super::layout::relayout)), which tells whether
+//!   [`layout::relayout`](crate::document::primitives::layout::relayout)), which tells whether
 //!   the group was aligned and where its `=` go, exactly as the lines
 //!   themselves would (a formatted `terraform.tfvars`). When the stand-in
 //!   would move, every line it stands for would, and the edit runs on the
@@ -29,41 +29,9 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::tree::Tree;
+use crate::document::primitives::layout::{AlignedLines, Beyond};
+use crate::document::tree::Tree;
 use crate::syntax_kind::SyntaxKind::*;
-
-/// What lies beyond a cut inside an `=` group, when it was read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Beyond {
-    /// The formatter would move the `=` of at least one line beyond the
-    /// cut: the group is not aligned.
-    pub misaligned: bool,
-    /// When the group has lines beyond the cut and their `=` are all at
-    /// one column: that column and their widest name.
-    pub aligned: Option<AlignedLines>,
-}
-
-/// Lines of a group whose `=` are all at one column, summed up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct AlignedLines {
-    /// The widest name, in grapheme clusters (as the formatter counts).
-    pub widest: usize,
-    /// Grapheme clusters before each `=`: name and spaces.
-    pub column: usize,
-}
-
-impl AlignedLines {
-    /// A line that the formatter aligns as it aligns these lines: a name
-    /// as wide as the widest, spaces up to the column, ending with
-    /// `newline`.
-    pub fn stand_in(self, newline: &str) -> String {
-        let mut line = "a".repeat(self.widest);
-        line.push_str(&" ".repeat(self.column - self.widest));
-        line.push_str("= 0");
-        line.push_str(newline);
-        line
-    }
-}
 
 /// The `=` column of a one-line attribute, told from its text alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

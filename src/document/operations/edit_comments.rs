@@ -3,12 +3,13 @@
 
 use text_size::TextRange;
 
-use super::address::{Address, IntoAddress};
-use super::comments;
-use super::edit_block::core_start;
-use super::error::EditError;
-use super::layout::{line_indent, line_start, token_left, token_right};
-use super::{Document, Item, Replacement};
+use crate::document::address::{Address, IntoAddress};
+use crate::document::error::EditError;
+use crate::document::primitives::lines::{
+    core_start, line_indent, line_start, token_left, token_right,
+};
+use crate::document::primitives::replacement::Replacement;
+use crate::document::{Document, Item};
 use crate::syntax_kind::SyntaxKind::*;
 
 /// The source of a comment: kept when it starts with `#`, `//` or `/*`,
@@ -103,7 +104,7 @@ impl Document {
                 text.push_str(&comment_source(line)?);
                 text.push('\n');
             }
-            let existing = comments::above(&item);
+            let existing = item.comment_tokens_above();
             let from = existing
                 .first()
                 .map_or(item_line, |c| line_start(&root, c.text_range().start()));
@@ -140,7 +141,7 @@ impl Document {
     ) -> Result<(), EditError> {
         let mut reps = Vec::new();
         for item in self.resolve(address)? {
-            let existing = comments::inline(&item);
+            let existing = item.inline_comment_token();
             match (existing, text) {
                 (Some(token), Some(text)) => {
                     reps.push(Replacement::new(token.text_range(), comment_source(text)?));

@@ -1,7 +1,7 @@
 //! Where new content goes among its siblings: attributes and blocks in a
 //! body, items in an object, elements in a tuple.
 
-use super::error::EditError;
+use crate::document::error::EditError;
 
 /// Where a new attribute, block, object item or tuple element goes among
 /// its siblings.
@@ -119,10 +119,15 @@ impl Placement {
             (0..count)
                 .find(|&k| block(k, type_name, labels))
                 .ok_or_else(|| {
-                    let mut steps = vec![super::address::Step::Name(type_name.to_string())];
-                    steps.extend(labels.iter().map(|l| super::address::Step::Name(l.clone())));
+                    let mut steps =
+                        vec![crate::document::address::Step::Name(type_name.to_string())];
+                    steps.extend(
+                        labels
+                            .iter()
+                            .map(|l| crate::document::address::Step::Name(l.clone())),
+                    );
                     EditError::NotFound {
-                        address: super::address::Address::new(steps).to_string(),
+                        address: crate::document::address::Address::new(steps).to_string(),
                         matched: String::new(),
                     }
                 })

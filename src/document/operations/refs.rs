@@ -1,9 +1,10 @@
 //! References and prefix renames on a document: a thin layer over
 //! [`crate::refs`].
 
-use super::error::EditError;
-use super::{Document, Replacement};
 use crate::diff::TextEdit;
+use crate::document::Document;
+use crate::document::error::EditError;
+use crate::document::primitives::replacement::Replacement;
 use crate::refs::{Reference, Rename};
 
 impl Document {

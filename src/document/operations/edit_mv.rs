@@ -2,10 +2,10 @@
 //! hcledit's `attribute mv` / `block mv`) takes its arguments. An
 //! operation over [`Document::rename`] and [`Document::move_block`].
 
-use super::Document;
-use super::address::{Address, IntoAddress, Step};
-use super::error::EditError;
-use super::item::Item;
+use crate::document::Document;
+use crate::document::address::{Address, IntoAddress, Step};
+use crate::document::error::EditError;
+use crate::document::item::Item;
 
 /// The name that `mv ADDRESS GIVEN` renames to: `given` itself, or the
 /// last step of `given` when it is a full address in the same parent

@@ -2,13 +2,13 @@
 //! further than the document: missing blocks, attributes and object
 //! keys, nested, laid out canonically at indentation zero.
 //!
-//! [`Document::set`]: super::Document::set
+//! [`Document::set`]: crate::document::Document::set
 
-use super::address::Step;
-use super::edit_block::{check_identifier, label_source};
-use super::error::EditError;
-use super::schema::{Shape, shape};
-use super::value::object_key;
+use crate::document::address::Step;
+use crate::document::error::{EditError, render_errors};
+use crate::document::schema::{Shape, shape};
+use crate::document::value::object_key;
+use crate::refs::is_identifier;
 
 /// What to insert into a body: the source of one item, and whether it is
 /// a block.
@@ -22,7 +22,7 @@ pub(crate) struct NewItem {
 /// The item that makes `steps` exist in a body inside a block of type
 /// `parent` (`None` at the top level), with `source` as the value of the
 /// last step. The last step is an attribute; the steps before it are
-/// blocks or attributes with object values, as [`super::schema`] says.
+/// blocks or attributes with object values, as [`crate::document::schema`] says.
 pub(crate) fn body_item(
     parent: Option<&str>,
     steps: &[Step],
@@ -172,6 +172,52 @@ fn cannot_create(step: &Step, place: &str) -> EditError {
         )),
         _ => EditError::unsupported(format!("cannot create {} in {place}", describe(step))),
     }
+}
+
+/// Checks a block type or attribute name.
+pub(crate) fn check_identifier(name: &str) -> Result<(), EditError> {
+    if is_identifier(name) {
+        Ok(())
+    } else {
+        Err(EditError::InvalidName {
+            name: name.to_string(),
+            reason: "not an identifier".to_string(),
+        })
+    }
+}
+
+/// The source of a label: quoted, with escapes.
+pub(crate) fn label_source(label: &str) -> String {
+    format!("\"{}\"", crate::refs::escape_string(label))
+}
+
+/// The source of a new block, laid out at indentation zero.
+pub(crate) fn block_source(
+    type_name: &str,
+    labels: &[&str],
+    body: &str,
+) -> Result<String, EditError> {
+    check_identifier(type_name)?;
+    let parse = crate::parse(body);
+    if !parse.errors().is_empty() {
+        return Err(EditError::InvalidValue {
+            source: body.to_string(),
+            reason: render_errors(parse.errors()),
+        });
+    }
+    let mut head = type_name.to_string();
+    for label in labels {
+        head.push(' ');
+        head.push_str(&label_source(label));
+    }
+    let body = body.trim_matches(|c| c == '\n' || c == '\r');
+    let text = if body.trim().is_empty() {
+        format!("{head} {{\n}}\n")
+    } else {
+        format!("{head} {{\n{body}\n}}\n")
+    };
+    let formatted = crate::format(&text);
+    Ok(formatted.trim_end_matches('\n').to_string())
 }
 
 #[cfg(test)]
