@@ -6,6 +6,7 @@ use super::compiled::{Key, Node};
 use super::context::{EvalContext, Lazy};
 use super::convert::{convert, unify};
 use super::diagnostic::Diagnostic;
+use super::leaf;
 use super::number::Number;
 use super::types::Type;
 use super::value::Value;
@@ -78,7 +79,8 @@ pub(crate) struct Evaluator<'c> {
     /// The limits, the work done so far and whether they were passed.
     budget: super::context::Budget,
     steps: u64,
-    started: std::time::Instant,
+    /// When evaluation started; read only under a time limit.
+    started: Option<std::time::Instant>,
     out_of_budget: bool,
 }
 
@@ -134,15 +136,16 @@ pub(crate) fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
 
 impl<'c> Evaluator<'c> {
     pub(crate) fn new(ctx: &'c EvalContext) -> Self {
+        let budget = ctx.budget();
         Evaluator {
             ctx,
             scopes: Vec::new(),
             diagnostics: Vec::new(),
             depth: 0,
             template_marked: false,
-            budget: ctx.budget(),
+            budget,
             steps: 0,
-            started: std::time::Instant::now(),
+            started: budget.time.map(|_| std::time::Instant::now()),
             out_of_budget: false,
         }
     }
@@ -157,7 +160,7 @@ impl<'c> Evaluator<'c> {
         let why = if self.steps > self.budget.steps {
             format!("more than {} steps", self.budget.steps)
         } else if let Some(t) = self.budget.time.filter(|_| self.steps.is_multiple_of(256))
-            && self.started.elapsed() > t
+            && self.started.is_some_and(|s| s.elapsed() > t)
         {
             format!("more than {} ms", t.as_millis())
         } else {
@@ -245,24 +248,20 @@ impl<'c> Evaluator<'c> {
 
     fn eval_inner(&mut self, e: &Expr) -> Value {
         match e {
-            Expr::Literal(l) => match l.value() {
-                Some(ast::LiteralValue::Number(text)) => match Number::parse(&text) {
-                    Some(n) => Value::Number(n),
-                    None => {
-                        self.error(
-                            "Invalid number literal",
-                            format!("`{text}` is not a number."),
-                            range(e),
-                        );
-                        Value::Unknown(Type::Number)
-                    }
-                },
-                Some(ast::LiteralValue::Bool(b)) => Value::Bool(b),
-                Some(ast::LiteralValue::Null) => Value::Null(Type::Dynamic),
-                None => DYNAMIC,
+            Expr::Literal(l) => match leaf::literal(l.syntax()) {
+                leaf::Literal::Value(v) => v,
+                leaf::Literal::BadNumber(text) => {
+                    self.error(
+                        "Invalid number literal",
+                        format!("`{text}` is not a number."),
+                        range(e),
+                    );
+                    Value::Unknown(Type::Number)
+                }
+                leaf::Literal::Missing => DYNAMIC,
             },
             Expr::Variable(v) => {
-                let name = v.name().unwrap_or_default();
+                let name = leaf::variable_name(v.syntax()).unwrap_or_default();
                 match self.lookup(&name) {
                     Some(value) => value,
                     None => self.unknown_variable(&name, v),
@@ -294,6 +293,18 @@ impl<'c> Evaluator<'c> {
         let mut out = BTreeMap::new();
         let mut unknown = false;
         for item in o.items() {
+            // A bare name, the common key, is read without its nodes.
+            match leaf::item_key_name(item.syntax()) {
+                leaf::ItemKey::Name(name) => {
+                    let value = item.value().map_or(DYNAMIC, |v| self.eval(&v));
+                    if let Value::String(k) = Value::string(&name) {
+                        out.insert(k, value);
+                    }
+                    continue;
+                }
+                leaf::ItemKey::Missing => continue,
+                leaf::ItemKey::Other => {}
+            }
             let Some(key) = item.key() else { continue };
             let key_value = match key_name(&key) {
                 Some(name) => Value::string(name),
@@ -317,6 +328,12 @@ impl<'c> Evaluator<'c> {
         value: Value,
         key: &ast::ObjectKey,
     ) -> bool {
+        // A string, the common key, is kept as it is (converting a string
+        // to a string gives it back).
+        if let Value::String(k) = key_value {
+            out.insert(k, value);
+            return false;
+        }
         let key_range = || trimmed_range(key.syntax());
         if key_value.is_null() {
             self.error(
@@ -1316,8 +1333,8 @@ impl<'c> Evaluator<'c> {
 /// identifier (`{ foo = 1 }`), or `true`, `false` or `null`, which are
 /// names as keys too.
 pub(crate) fn key_name(key: &ast::ObjectKey) -> Option<String> {
-    if let Some(name) = key.bare_name() {
-        return Some(name);
+    if let Some(name) = leaf::bare_key_name(key.syntax()) {
+        return Some(name.into());
     }
     match key.expr()? {
         Expr::Literal(l)
