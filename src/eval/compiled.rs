@@ -131,6 +131,9 @@ fn lower_inner(e: &Expr) -> Node {
             Some(name) => Node::Variable(name, v.clone()),
             None => Node::Tree(e.clone()),
         },
+        Expr::Tuple(_) | Expr::Object(_) if let Some(c) = leaf::leaf_collection(e.syntax()) => {
+            Node::Const(c.value)
+        }
         Expr::Tuple(t) => literal_tuple(t.elements().map(|x| lower(&x)).collect()),
         Expr::Object(o) => literal_object(
             o.items()

@@ -274,6 +274,7 @@ impl<'c> Evaluator<'c> {
             Expr::QuotedTemplate(_) | Expr::HeredocTemplate(_) => {
                 super::template::evaluate_template(self, e)
             }
+            Expr::Tuple(_) | Expr::Object(_) if let Some(v) = self.leaf_collection(e) => v,
             Expr::Tuple(t) => {
                 let items: Vec<Value> = t.elements().map(|x| self.eval(&x)).collect();
                 Value::Tuple(items)
@@ -287,6 +288,21 @@ impl<'c> Evaluator<'c> {
             Expr::Binary(b) => self.eval_binary(b),
             Expr::Conditional(c) => self.eval_conditional(c),
         }
+    }
+
+    /// A tuple or object of leaves, evaluated without its nodes when that
+    /// gives what evaluating them one by one gives: the budget is not
+    /// passed on the way (and has no time limit, checked as it goes).
+    fn leaf_collection(&mut self, e: &Expr) -> Option<Value> {
+        if self.budget.time.is_some() {
+            return None;
+        }
+        let c = leaf::leaf_collection(e.syntax())?;
+        if self.steps + c.steps > self.budget.steps || c.longest > self.budget.max_string_len {
+            return None;
+        }
+        self.steps += c.steps;
+        Some(c.value)
     }
 
     fn eval_object(&mut self, o: &ast::Object) -> Value {
