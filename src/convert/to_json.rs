@@ -119,7 +119,7 @@ fn source(expr: &Expr) -> String {
 fn push_source(expr: &Expr, out: &mut String) {
     let from = out.len();
     let mut edges = Edges::default();
-    write_tokens(&expr.syntax().green(), out, &mut edges);
+    write_tokens(expr.syntax().green(), out, &mut edges);
     match (edges.first, edges.last) {
         // The first and last tokens, as `trimmed_range` finds them.
         (Some(first), Some(last)) if !edges.empty_edge && first <= last => {

@@ -933,11 +933,40 @@ impl<'c> Evaluator<'c> {
             }
             return value;
         }
-        let mut value = self.eval(&cur);
-        for st in &steps {
+        let (mut value, rest) = match self.root_attribute(&cur, steps.first()) {
+            Some(v) => (v, &steps[1..]),
+            None => (self.eval(&cur), &steps[..]),
+        };
+        for st in rest {
             value = self.apply_step(value, st);
         }
         value
+    }
+
+    /// `name.attr` at the root of a traversal (`var.x`, `local.y`), with
+    /// the variable read in place rather than copied whole (`var` is every
+    /// variable of a module) when that gives what evaluating the root and
+    /// then the step gives: a variable of the context, known to exist, not
+    /// a string (whose length is checked), not sensitive, and the budget
+    /// not passed by the step counted for it.
+    fn root_attribute(&mut self, root: &Expr, first: Option<&Expr>) -> Option<Value> {
+        let (Expr::Variable(v), Some(step @ Expr::GetAttr(g))) = (root, first) else {
+            return None;
+        };
+        if self.out_of_budget || self.budget.time.is_some() || self.steps >= self.budget.steps {
+            return None;
+        }
+        let name = leaf::variable_name(v.syntax())?;
+        if self.scopes.iter().any(|(n, _)| *n == name) {
+            return None;
+        }
+        let ctx: &'c EvalContext = self.ctx;
+        let value = ctx.variable(&name)?;
+        if matches!(value, Value::String(_) | Value::Sensitive(_)) {
+            return None;
+        }
+        self.steps += 1;
+        Some(self.get_attr_step(value, g, step))
     }
 
     fn apply_step(&mut self, value: Value, step: &Expr) -> Value {
@@ -946,25 +975,7 @@ impl<'c> Evaluator<'c> {
             return self.apply_step(*inner, step).sensitive();
         }
         match step {
-            Expr::GetAttr(g) => {
-                let name = g.name().unwrap_or_default();
-                let at = g.name_token().map_or(range(step), |t| {
-                    let start = g
-                        .syntax()
-                        .children_with_tokens()
-                        .filter_map(|e| e.into_token())
-                        .find(|t| t.kind() == DOT)
-                        .map_or(t.text_range().start(), |d| d.text_range().start());
-                    TextRange::new(start, t.text_range().end())
-                });
-                match get_attr(&value, &name) {
-                    Ok(v) => v,
-                    Err((summary, detail)) => {
-                        self.error(summary, detail, at);
-                        DYNAMIC
-                    }
-                }
-            }
+            Expr::GetAttr(g) => self.get_attr_step(&value, g, step),
             Expr::Index(i) => {
                 let key = if let Some(tok) = i.legacy_index() {
                     Value::Number(Number::parse(tok.text()).unwrap_or_else(Number::zero))
@@ -997,6 +1008,27 @@ impl<'c> Evaluator<'c> {
                 }
             }
             _ => value,
+        }
+    }
+
+    /// The attribute step `g` (the expression `step`) applied to `value`.
+    fn get_attr_step(&mut self, value: &Value, g: &ast::GetAttr, step: &Expr) -> Value {
+        let name = g.name().unwrap_or_default();
+        match get_attr(value, &name) {
+            Ok(v) => v,
+            Err((summary, detail)) => {
+                let at = g.name_token().map_or(range(step), |t| {
+                    let start = g
+                        .syntax()
+                        .children_with_tokens()
+                        .filter_map(|e| e.into_token())
+                        .find(|t| t.kind() == DOT)
+                        .map_or(t.text_range().start(), |d| d.text_range().start());
+                    TextRange::new(start, t.text_range().end())
+                });
+                self.error(summary, detail, at);
+                DYNAMIC
+            }
         }
     }
 
@@ -1480,7 +1512,8 @@ pub(crate) fn iterate(coll: &Value) -> Option<Vec<(Value, Value)>> {
 
 /// `value.name`, or HCL's summary and detail of why not.
 pub fn get_attr(value: &Value, name: &str) -> Result<Value, (&'static str, String)> {
-    let quoted = super::display::go_quote(name);
+    // Quoted only for a message.
+    let quoted = || super::display::go_quote(name);
     match value {
         Value::Null(_) => Err((
             "Attempt to get attribute from null value",
@@ -1491,20 +1524,23 @@ pub fn get_attr(value: &Value, name: &str) -> Result<Value, (&'static str, Strin
             Some(t) => Ok(Value::Unknown(t.clone())),
             None => Err((
                 "Unsupported attribute",
-                format!("This object does not have an attribute named {quoted}."),
+                format!("This object does not have an attribute named {}.", quoted()),
             )),
         },
         Value::Unknown(Type::Map(e)) => Ok(Value::Unknown((**e).clone())),
         Value::Object(attrs) => attrs.get(name).cloned().ok_or_else(|| {
             (
                 "Unsupported attribute",
-                format!("This object does not have an attribute named {quoted}."),
+                format!("This object does not have an attribute named {}.", quoted()),
             )
         }),
         Value::Map(_, items) => items.get(name).cloned().ok_or_else(|| {
             (
                 "Missing map element",
-                format!("This map does not have an element with the key {quoted}."),
+                format!(
+                    "This map does not have an element with the key {}.",
+                    quoted()
+                ),
             )
         }),
         other => {
@@ -1517,7 +1553,8 @@ pub fn get_attr(value: &Value, name: &str) -> Result<Value, (&'static str, Strin
                         "set"
                     };
                     format!(
-                        "Can't access attributes on a {kind} of objects. Did you mean to access attribute {quoted} for a specific element of the {kind}, or across all elements of the {kind}?"
+                        "Can't access attributes on a {kind} of objects. Did you mean to access attribute {} for a specific element of the {kind}, or across all elements of the {kind}?",
+                        quoted()
                     )
                 }
                 Type::List(_) | Type::Set(_) | Type::Tuple(_) => {
@@ -1619,6 +1656,71 @@ mod tests {
             Ok(v) => console_string(&v),
             Err(d) => format!("error: {}", d[0].message()),
         }
+    }
+
+    /// `var.x` at the root of a traversal reads `var` in place: the same
+    /// values, diagnostics and budget use as copying it (which a time
+    /// limit forces).
+    #[test]
+    fn root_attributes_read_in_place_evaluate_as_copies() {
+        use crate::eval::Budget;
+        let with = |budget: Budget| {
+            let mut ctx = EvalContext::new().with_budget(budget);
+            let mut var = BTreeMap::new();
+            var.insert(SmolStr::new("a"), Value::int(1));
+            var.insert(
+                SmolStr::new("o"),
+                Value::Object(BTreeMap::from([(SmolStr::new("b"), Value::string("x"))])),
+            );
+            var.insert(SmolStr::new("s"), Value::string("secret").sensitive());
+            ctx.set_variable("var", Value::Object(var));
+            ctx.set_variable("str", Value::string("text"));
+            ctx.set_variable("n", Value::Null(Type::Dynamic));
+            ctx
+        };
+        let slow_budget = |steps| Budget {
+            steps,
+            time: Some(std::time::Duration::from_secs(3600)),
+            ..Budget::default()
+        };
+        let fast_budget = |steps| Budget {
+            steps,
+            ..Budget::default()
+        };
+        for text in [
+            "var.a",
+            "var.o.b",
+            "var.o.c",
+            "var.missing",
+            "var.s",
+            "str.x",
+            "n.x",
+            "nope.x",
+            "var[\"a\"]",
+            "[for v in [1] : var.a]",
+            "[for var in [{a = 2}] : var.a]",
+        ] {
+            for steps in [1, 2, 3, 1000] {
+                let parse = crate::parse_expr(text);
+                let e = parse
+                    .syntax()
+                    .descendants()
+                    .find_map(Expr::cast)
+                    .expect("an expression");
+                let slow = evaluate(&e, &with(slow_budget(steps)));
+                let fast = evaluate(&e, &with(fast_budget(steps)));
+                assert_eq!(
+                    show_value(&slow.value),
+                    show_value(&fast.value),
+                    "{text} {steps}"
+                );
+                assert_eq!(slow.diagnostics, fast.diagnostics, "{text} {steps}");
+            }
+        }
+    }
+
+    fn show_value(v: &Value) -> String {
+        format!("{v:?}")
     }
 
     #[test]

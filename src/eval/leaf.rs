@@ -46,7 +46,7 @@ pub(crate) enum Literal {
 /// The value of a `LITERAL` node, as `Literal::value` then
 /// `Number::parse` give it.
 pub(crate) fn literal(node: &SyntaxNode) -> Literal {
-    literal_of(&node.green())
+    literal_of(node.green())
 }
 
 fn literal_of(green: &GreenNodeData) -> Literal {
@@ -66,7 +66,7 @@ fn literal_of(green: &GreenNodeData) -> Literal {
 /// gives it.
 pub(crate) fn variable_name(node: &SyntaxNode) -> Option<SmolStr> {
     let green = node.green();
-    first_token(&green, |k| k == IDENT).map(|(_, text)| SmolStr::new(text))
+    first_token(green, |k| k == IDENT).map(|(_, text)| SmolStr::new(text))
 }
 
 /// The key of an object item, as evaluation first looks at it.
@@ -98,7 +98,7 @@ pub(crate) fn item_key_name(item: &SyntaxNode) -> ItemKey {
 /// For an `OBJECT_KEY` node that is a bare name, the name; `None` for any
 /// other key.
 pub(crate) fn bare_key_name(key: &SyntaxNode) -> Option<SmolStr> {
-    bare_name(&key.green())
+    bare_name(key.green())
 }
 
 fn bare_name(key: &GreenNodeData) -> Option<SmolStr> {
@@ -117,7 +117,7 @@ fn bare_name(key: &GreenNodeData) -> Option<SmolStr> {
 /// string value (escapes decoded, NFC-normalised): what evaluating it
 /// gives. `None` for a template with any other part.
 pub(crate) fn literal_string(node: &SyntaxNode) -> Option<Value> {
-    literal_string_of(&node.green())
+    literal_string_of(node.green())
 }
 
 fn literal_string_of(green: &GreenNodeData) -> Option<Value> {
@@ -151,6 +151,91 @@ fn literal_string_of(green: &GreenNodeData) -> Option<Value> {
         text.push_str(&crate::ast::decode_quoted(part?));
     }
     Some(Value::string(text))
+}
+
+/// A leaf's value: a literal or a quoted string without interpolation,
+/// when evaluating it reports no problem.
+fn leaf_value(green: &GreenNodeData) -> Option<Value> {
+    match kind(green.kind()) {
+        LITERAL => match literal_of(green) {
+            Literal::Value(v) => Some(v),
+            Literal::BadNumber(_) | Literal::Missing => None,
+        },
+        QUOTED_TEMPLATE => literal_string_of(green),
+        _ => None,
+    }
+}
+
+fn is_expr(green: &GreenNodeData) -> bool {
+    <crate::ast::Expr as crate::ast::AstNode>::can_cast(kind(green.kind()))
+}
+
+/// A tuple or object constructor whose elements are all leaves (and, for
+/// an object, whose keys are all bare names), evaluated as evaluation
+/// walks it, without its nodes: the value, how many expressions
+/// evaluation counts on the way (its elements, not itself) and the
+/// longest string among them. `None` for any other constructor.
+pub(crate) struct LeafCollection {
+    /// The value.
+    pub(crate) value: Value,
+    /// The expressions evaluated inside it.
+    pub(crate) steps: u64,
+    /// The length of its longest string element.
+    pub(crate) longest: usize,
+}
+
+/// See [`LeafCollection`].
+pub(crate) fn leaf_collection(node: &SyntaxNode) -> Option<LeafCollection> {
+    let green = node.green();
+    let mut steps = 0u64;
+    let mut longest = 0usize;
+    let mut leaf = |g: &GreenNodeData| {
+        let v = leaf_value(g)?;
+        steps += 1;
+        if let Value::String(s) = &v {
+            longest = longest.max(s.len());
+        }
+        Some(v)
+    };
+    let value = match kind(green.kind()) {
+        TUPLE => {
+            let mut items = Vec::new();
+            for child in green.children().filter_map(|c| c.into_node()) {
+                if is_expr(child) {
+                    items.push(leaf(child)?);
+                }
+            }
+            Value::Tuple(items)
+        }
+        OBJECT => {
+            let mut out = std::collections::BTreeMap::new();
+            for item in green.children().filter_map(|c| c.into_node()) {
+                if kind(item.kind()) != OBJECT_ITEM {
+                    continue;
+                }
+                let mut nodes = item.children().filter_map(|c| c.into_node());
+                let Some(key) = nodes.clone().find(|n| kind(n.kind()) == OBJECT_KEY) else {
+                    continue;
+                };
+                let name = bare_name(key)?;
+                // The value is the item's first child that is an expression.
+                let value = match nodes.find(|n| is_expr(n)) {
+                    Some(v) => leaf(v)?,
+                    None => Value::Unknown(super::Type::Dynamic),
+                };
+                if let Value::String(k) = Value::string(&name) {
+                    out.insert(k, value);
+                }
+            }
+            Value::Object(out)
+        }
+        _ => return None,
+    };
+    Some(LeafCollection {
+        value,
+        steps,
+        longest,
+    })
 }
 
 #[cfg(test)]
@@ -293,89 +378,4 @@ mod tests {
             assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{text}");
         }
     }
-}
-
-/// A leaf's value: a literal or a quoted string without interpolation,
-/// when evaluating it reports no problem.
-fn leaf_value(green: &GreenNodeData) -> Option<Value> {
-    match kind(green.kind()) {
-        LITERAL => match literal_of(green) {
-            Literal::Value(v) => Some(v),
-            Literal::BadNumber(_) | Literal::Missing => None,
-        },
-        QUOTED_TEMPLATE => literal_string_of(green),
-        _ => None,
-    }
-}
-
-fn is_expr(green: &GreenNodeData) -> bool {
-    <crate::ast::Expr as crate::ast::AstNode>::can_cast(kind(green.kind()))
-}
-
-/// A tuple or object constructor whose elements are all leaves (and, for
-/// an object, whose keys are all bare names), evaluated as evaluation
-/// walks it, without its nodes: the value, how many expressions
-/// evaluation counts on the way (its elements, not itself) and the
-/// longest string among them. `None` for any other constructor.
-pub(crate) struct LeafCollection {
-    /// The value.
-    pub(crate) value: Value,
-    /// The expressions evaluated inside it.
-    pub(crate) steps: u64,
-    /// The length of its longest string element.
-    pub(crate) longest: usize,
-}
-
-/// See [`LeafCollection`].
-pub(crate) fn leaf_collection(node: &SyntaxNode) -> Option<LeafCollection> {
-    let green = node.green();
-    let mut steps = 0u64;
-    let mut longest = 0usize;
-    let mut leaf = |g: &GreenNodeData| {
-        let v = leaf_value(g)?;
-        steps += 1;
-        if let Value::String(s) = &v {
-            longest = longest.max(s.len());
-        }
-        Some(v)
-    };
-    let value = match kind(green.kind()) {
-        TUPLE => {
-            let mut items = Vec::new();
-            for child in green.children().filter_map(|c| c.into_node()) {
-                if is_expr(child) {
-                    items.push(leaf(child)?);
-                }
-            }
-            Value::Tuple(items)
-        }
-        OBJECT => {
-            let mut out = std::collections::BTreeMap::new();
-            for item in green.children().filter_map(|c| c.into_node()) {
-                if kind(item.kind()) != OBJECT_ITEM {
-                    continue;
-                }
-                let mut nodes = item.children().filter_map(|c| c.into_node());
-                let Some(key) = nodes.clone().find(|n| kind(n.kind()) == OBJECT_KEY) else {
-                    continue;
-                };
-                let name = bare_name(key)?;
-                // The value is the item's first child that is an expression.
-                let value = match nodes.find(|n| is_expr(n)) {
-                    Some(v) => leaf(v)?,
-                    None => Value::Unknown(super::Type::Dynamic),
-                };
-                if let Value::String(k) = Value::string(&name) {
-                    out.insert(k, value);
-                }
-            }
-            Value::Object(out)
-        }
-        _ => return None,
-    };
-    Some(LeafCollection {
-        value,
-        steps,
-        longest,
-    })
 }
