@@ -26,12 +26,22 @@ fn newline(out: &mut String, indent: &str, depth: usize) {
     }
 }
 
+/// A string as Go's `encoding/json` writes it (as `json_string`).
+fn push_string(s: &str, out: &mut String) {
+    out.push('"');
+    crate::json::escape_into(s, out, true);
+    out.push('"');
+}
+
 fn write(value: &Json, indent: &str, depth: usize, out: &mut String) {
     match value {
         Json::Null => out.push_str("null"),
         Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Json::Number(n) => out.push_str(&n.to_string()),
-        Json::String(s) => out.push_str(&crate::eval::json_string(s)),
+        Json::Number(n) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{n}");
+        }
+        Json::String(s) => push_string(s, out),
         Json::Array(items) => {
             if items.is_empty() {
                 out.push_str("[]");
@@ -59,7 +69,7 @@ fn write(value: &Json, indent: &str, depth: usize, out: &mut String) {
                     out.push(',');
                 }
                 newline(out, indent, depth + 1);
-                out.push_str(&crate::eval::json_string(k));
+                push_string(k, out);
                 out.push_str(": ");
                 write(v, indent, depth + 1, out);
             }

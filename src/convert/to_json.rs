@@ -108,20 +108,93 @@ fn block_json(block: &ast::Block, out: &mut Map<String, Json>) -> Result<(), ToJ
 
 /// The expression's source, without the spaces and comments around it.
 fn source(expr: &Expr) -> String {
-    let range = crate::eval::expr::trimmed_range(expr.syntax());
-    let node_start = expr.syntax().text_range().start();
-    let text = expr.syntax().text().to_string();
-    let start = usize::from(range.start() - node_start);
-    let end = usize::from(range.end() - node_start);
-    text[start..end].to_string()
+    let mut out = String::new();
+    push_source(expr, &mut out);
+    out
+}
+
+/// Appends the expression's source, without the spaces and comments
+/// around it, read from the green tree (the typed tree would allocate a
+/// node for every token).
+fn push_source(expr: &Expr, out: &mut String) {
+    let from = out.len();
+    let mut edges = Edges::default();
+    write_tokens(expr.syntax().green(), out, &mut edges);
+    match (edges.first, edges.last) {
+        // The first and last tokens, as `trimmed_range` finds them.
+        (Some(first), Some(last)) if !edges.empty_edge && first <= last => {
+            out.truncate(from + last);
+            out.replace_range(from..from + first, "");
+        }
+        _ if edges.empty_edge => {
+            out.truncate(from);
+            let range = crate::eval::expr::trimmed_range(expr.syntax());
+            let node_start = expr.syntax().text_range().start();
+            let text = expr.syntax().text().to_string();
+            let start = usize::from(range.start() - node_start);
+            let end = usize::from(range.end() - node_start);
+            out.push_str(&text[start..end]);
+        }
+        // Only trivia: the whole text, as `trimmed_range` gives it.
+        _ => {}
+    }
+}
+
+/// Where the text without its leading and trailing trivia starts and ends
+/// (offsets from the start of the node's text).
+#[derive(Default)]
+struct Edges {
+    first: Option<usize>,
+    last: Option<usize>,
+    /// Whether a node without children was met (never in a tree without
+    /// errors): `trimmed_range` stops at one on an edge, so such text is
+    /// trimmed as it trims.
+    empty_edge: bool,
+    written: usize,
+}
+
+fn write_tokens(green: &rowan::GreenNodeData, out: &mut String, edges: &mut Edges) {
+    use crate::syntax_kind::HclLanguage;
+    use rowan::{Language, NodeOrToken};
+    if green.children().len() == 0 {
+        edges.empty_edge = true;
+    }
+    for child in green.children() {
+        match child {
+            NodeOrToken::Node(n) => write_tokens(n, out, edges),
+            NodeOrToken::Token(t) => {
+                let text = t.text();
+                if !HclLanguage::kind_from_raw(t.kind()).is_trivia() {
+                    edges.first.get_or_insert(edges.written);
+                    edges.last = Some(edges.written + text.len());
+                }
+                edges.written += text.len();
+                out.push_str(text);
+            }
+        }
+    }
 }
 
 fn wrap(expr: &Expr) -> Json {
-    Json::String(format!("${{{}}}", source(expr)))
+    let mut out = String::from("${");
+    push_source(expr, &mut out);
+    out.push('}');
+    Json::String(out)
 }
 
 /// A number as cty prints it.
 fn number(text: &str) -> Json {
+    // A whole number of up to 19 digits without leading zeros prints as
+    // itself.
+    let b = text.as_bytes();
+    if !b.is_empty()
+        && b.len() <= 19
+        && (b[0] != b'0' || b.len() == 1)
+        && b.iter().all(u8::is_ascii_digit)
+        && let Ok(n) = text.parse::<u64>()
+    {
+        return Json::Number(n.into());
+    }
     let shown = Number::parse(text).map_or_else(|| text.to_string(), |n| n.to_string());
     serde_json::from_str(&shown).unwrap_or(Json::String(shown))
 }
@@ -160,8 +233,8 @@ pub(crate) fn expr_json(expr: &Expr) -> Json {
 }
 
 fn key_string(key: &ast::ObjectKey) -> String {
-    if let Some(name) = key.bare_name() {
-        return name;
+    if let Some(name) = crate::eval::leaf::bare_key_name(key.syntax()) {
+        return name.into();
     }
     match key.expr() {
         Some(e) => string_part(&e),
@@ -182,6 +255,9 @@ fn nfc(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// `${` and `%{` in literal text, escaped as a template would need.
 fn escape_literal(text: &str) -> String {
+    if !text.contains('{') {
+        return text.to_string();
+    }
     text.replace("${", "$${").replace("%{", "%%{")
 }
 
@@ -195,6 +271,13 @@ fn nodes_of(expr: &Expr) -> Option<Vec<Node>> {
 }
 
 fn template_json(expr: &Expr) -> Json {
+    // The common case, a quoted string without interpolation.
+    if let Expr::QuotedTemplate(t) = expr
+        && let Some(crate::eval::Value::String(text)) =
+            crate::eval::leaf::literal_string(t.syntax())
+    {
+        return Json::String(escape_literal(&text));
+    }
     let nodes = nodes_of(expr).unwrap_or_default();
     // One interpolation alone is the expression itself.
     if let [Node::Interp(Some(inner), _)] = nodes.as_slice() {

@@ -14,10 +14,9 @@
 
 use super::context::EvalContext;
 use super::expr::{Evaluation, Evaluator, key_name};
-use super::number::Number;
-use super::template::literal_template;
+use super::leaf;
 use super::value::{Value, nfc};
-use crate::ast::{self, Expr};
+use crate::ast::{self, AstNode, Expr};
 use smol_str::SmolStr;
 use std::collections::BTreeMap;
 
@@ -81,7 +80,7 @@ pub(crate) enum Node {
     /// An object constructor.
     Object(Vec<Item>),
     /// A variable, with its node for a diagnostic.
-    Variable(String, ast::Variable),
+    Variable(SmolStr, ast::Variable),
     /// Anything else, evaluated from its tree.
     Tree(Expr),
 }
@@ -115,35 +114,37 @@ fn lower(e: &Expr) -> Node {
 
 fn lower_inner(e: &Expr) -> Node {
     match e {
-        Expr::Literal(l) => match l.value() {
-            Some(ast::LiteralValue::Number(text)) => match Number::parse(&text) {
-                Some(n) => Node::Const(Value::Number(n)),
-                // Evaluating the tree reports the bad literal.
-                None => Node::Tree(e.clone()),
-            },
-            Some(ast::LiteralValue::Bool(b)) => Node::Const(Value::Bool(b)),
-            Some(ast::LiteralValue::Null) => Node::Const(Value::Null(super::Type::Dynamic)),
-            None => Node::Tree(e.clone()),
+        Expr::Literal(l) => match leaf::literal(l.syntax()) {
+            leaf::Literal::Value(v) => Node::Const(v),
+            // Evaluating the tree reports the bad literal.
+            leaf::Literal::BadNumber(_) | leaf::Literal::Missing => Node::Tree(e.clone()),
         },
-        Expr::QuotedTemplate(t) => match literal_template(t) {
-            Some(text) => Node::Const(Value::string(text)),
+        Expr::QuotedTemplate(t) => match leaf::literal_string(t.syntax()) {
+            Some(value) => Node::Const(value),
             None => Node::Tree(e.clone()),
         },
         Expr::Paren(p) => match p.expr() {
             Some(inner) => lower(&inner),
             None => Node::Tree(e.clone()),
         },
-        Expr::Variable(v) => match v.name() {
+        Expr::Variable(v) => match leaf::variable_name(v.syntax()) {
             Some(name) => Node::Variable(name, v.clone()),
             None => Node::Tree(e.clone()),
         },
+        Expr::Tuple(_) | Expr::Object(_) if let Some(c) = leaf::leaf_collection(e.syntax()) => {
+            Node::Const(c.value)
+        }
         Expr::Tuple(t) => literal_tuple(t.elements().map(|x| lower(&x)).collect()),
         Expr::Object(o) => literal_object(
             o.items()
                 .filter_map(|item| {
-                    let key = item.key()?;
+                    let key = match leaf::item_key_name(item.syntax()) {
+                        leaf::ItemKey::Name(name) => Key::Name(normal_name(name)),
+                        leaf::ItemKey::Missing => return None,
+                        leaf::ItemKey::Other => lower_key(item.key()?),
+                    };
                     Some(Item {
-                        key: lower_key(key),
+                        key,
                         value: item.value().map(|v| lower(&v)),
                     })
                 })
@@ -184,6 +185,15 @@ fn literal_object(items: Vec<Item>) -> Node {
         }
     }
     Node::Const(Value::Object(out))
+}
+
+/// A name in normal form C, as a key made from it is.
+fn normal_name(name: SmolStr) -> SmolStr {
+    if name.is_ascii() {
+        name
+    } else {
+        nfc(&name).into()
+    }
 }
 
 fn lower_key(key: ast::ObjectKey) -> Key {

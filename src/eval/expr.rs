@@ -6,6 +6,7 @@ use super::compiled::{Key, Node};
 use super::context::{EvalContext, Lazy};
 use super::convert::{convert, unify};
 use super::diagnostic::Diagnostic;
+use super::leaf;
 use super::number::Number;
 use super::types::Type;
 use super::value::Value;
@@ -78,7 +79,8 @@ pub(crate) struct Evaluator<'c> {
     /// The limits, the work done so far and whether they were passed.
     budget: super::context::Budget,
     steps: u64,
-    started: std::time::Instant,
+    /// When evaluation started; read only under a time limit.
+    started: Option<std::time::Instant>,
     out_of_budget: bool,
 }
 
@@ -134,15 +136,16 @@ pub(crate) fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
 
 impl<'c> Evaluator<'c> {
     pub(crate) fn new(ctx: &'c EvalContext) -> Self {
+        let budget = ctx.budget();
         Evaluator {
             ctx,
             scopes: Vec::new(),
             diagnostics: Vec::new(),
             depth: 0,
             template_marked: false,
-            budget: ctx.budget(),
+            budget,
             steps: 0,
-            started: std::time::Instant::now(),
+            started: budget.time.map(|_| std::time::Instant::now()),
             out_of_budget: false,
         }
     }
@@ -165,7 +168,7 @@ impl<'c> Evaluator<'c> {
         {
             "was cancelled".to_string()
         } else if let Some(t) = self.budget.time.filter(|_| self.steps.is_multiple_of(256))
-            && self.started.elapsed() > t
+            && self.started.is_some_and(|s| s.elapsed() > t)
         {
             format!("took more than {} ms", t.as_millis())
         } else {
@@ -253,24 +256,20 @@ impl<'c> Evaluator<'c> {
 
     fn eval_inner(&mut self, e: &Expr) -> Value {
         match e {
-            Expr::Literal(l) => match l.value() {
-                Some(ast::LiteralValue::Number(text)) => match Number::parse(&text) {
-                    Some(n) => Value::Number(n),
-                    None => {
-                        self.error(
-                            "Invalid number literal",
-                            format!("`{text}` is not a number."),
-                            range(e),
-                        );
-                        Value::Unknown(Type::Number)
-                    }
-                },
-                Some(ast::LiteralValue::Bool(b)) => Value::Bool(b),
-                Some(ast::LiteralValue::Null) => Value::Null(Type::Dynamic),
-                None => DYNAMIC,
+            Expr::Literal(l) => match leaf::literal(l.syntax()) {
+                leaf::Literal::Value(v) => v,
+                leaf::Literal::BadNumber(text) => {
+                    self.error(
+                        "Invalid number literal",
+                        format!("`{text}` is not a number."),
+                        range(e),
+                    );
+                    Value::Unknown(Type::Number)
+                }
+                leaf::Literal::Missing => DYNAMIC,
             },
             Expr::Variable(v) => {
-                let name = v.name().unwrap_or_default();
+                let name = leaf::variable_name(v.syntax()).unwrap_or_default();
                 match self.lookup(&name) {
                     Some(value) => value,
                     None => self.unknown_variable(&name, v),
@@ -283,6 +282,7 @@ impl<'c> Evaluator<'c> {
             Expr::QuotedTemplate(_) | Expr::HeredocTemplate(_) => {
                 super::template::evaluate_template(self, e)
             }
+            Expr::Tuple(_) | Expr::Object(_) if let Some(v) = self.leaf_collection(e) => v,
             Expr::Tuple(t) => {
                 let items: Vec<Value> = t.elements().map(|x| self.eval(&x)).collect();
                 Value::Tuple(items)
@@ -298,10 +298,37 @@ impl<'c> Evaluator<'c> {
         }
     }
 
+    /// A tuple or object of leaves, evaluated without its nodes when that
+    /// gives what evaluating them one by one gives: the budget is not
+    /// passed on the way (and has no time limit, checked as it goes).
+    fn leaf_collection(&mut self, e: &Expr) -> Option<Value> {
+        if self.budget.time.is_some() {
+            return None;
+        }
+        let c = leaf::leaf_collection(e.syntax())?;
+        if self.steps + c.steps > self.budget.steps || c.longest > self.budget.max_string_len {
+            return None;
+        }
+        self.steps += c.steps;
+        Some(c.value)
+    }
+
     fn eval_object(&mut self, o: &ast::Object) -> Value {
         let mut out = BTreeMap::new();
         let mut unknown = false;
         for item in o.items() {
+            // A bare name, the common key, is read without its nodes.
+            match leaf::item_key_name(item.syntax()) {
+                leaf::ItemKey::Name(name) => {
+                    let value = item.value().map_or(DYNAMIC, |v| self.eval(&v));
+                    if let Value::String(k) = Value::string(&name) {
+                        out.insert(k, value);
+                    }
+                    continue;
+                }
+                leaf::ItemKey::Missing => continue,
+                leaf::ItemKey::Other => {}
+            }
             let Some(key) = item.key() else { continue };
             let key_value = match key_name(&key) {
                 Some(name) => Value::string(name),
@@ -325,6 +352,12 @@ impl<'c> Evaluator<'c> {
         value: Value,
         key: &ast::ObjectKey,
     ) -> bool {
+        // A string, the common key, is kept as it is (converting a string
+        // to a string gives it back).
+        if let Value::String(k) = key_value {
+            out.insert(k, value);
+            return false;
+        }
         let key_range = || trimmed_range(key.syntax());
         if key_value.is_null() {
             self.error(
@@ -908,11 +941,40 @@ impl<'c> Evaluator<'c> {
             }
             return value;
         }
-        let mut value = self.eval(&cur);
-        for st in &steps {
+        let (mut value, rest) = match self.root_attribute(&cur, steps.first()) {
+            Some(v) => (v, &steps[1..]),
+            None => (self.eval(&cur), &steps[..]),
+        };
+        for st in rest {
             value = self.apply_step(value, st);
         }
         value
+    }
+
+    /// `name.attr` at the root of a traversal (`var.x`, `local.y`), with
+    /// the variable read in place rather than copied whole (`var` is every
+    /// variable of a module) when that gives what evaluating the root and
+    /// then the step gives: a variable of the context, known to exist, not
+    /// a string (whose length is checked), not sensitive, and the budget
+    /// not passed by the step counted for it.
+    fn root_attribute(&mut self, root: &Expr, first: Option<&Expr>) -> Option<Value> {
+        let (Expr::Variable(v), Some(step @ Expr::GetAttr(g))) = (root, first) else {
+            return None;
+        };
+        if self.out_of_budget || self.budget.time.is_some() || self.steps >= self.budget.steps {
+            return None;
+        }
+        let name = leaf::variable_name(v.syntax())?;
+        if self.scopes.iter().any(|(n, _)| *n == name) {
+            return None;
+        }
+        let ctx: &'c EvalContext = self.ctx;
+        let value = ctx.variable(&name)?;
+        if matches!(value, Value::String(_) | Value::Sensitive(_)) {
+            return None;
+        }
+        self.steps += 1;
+        Some(self.get_attr_step(value, g, step))
     }
 
     fn apply_step(&mut self, value: Value, step: &Expr) -> Value {
@@ -921,25 +983,7 @@ impl<'c> Evaluator<'c> {
             return self.apply_step(*inner, step).sensitive();
         }
         match step {
-            Expr::GetAttr(g) => {
-                let name = g.name().unwrap_or_default();
-                let at = g.name_token().map_or(range(step), |t| {
-                    let start = g
-                        .syntax()
-                        .children_with_tokens()
-                        .filter_map(|e| e.into_token())
-                        .find(|t| t.kind() == DOT)
-                        .map_or(t.text_range().start(), |d| d.text_range().start());
-                    TextRange::new(start, t.text_range().end())
-                });
-                match get_attr(&value, &name) {
-                    Ok(v) => v,
-                    Err((summary, detail)) => {
-                        self.error(summary, detail, at);
-                        DYNAMIC
-                    }
-                }
-            }
+            Expr::GetAttr(g) => self.get_attr_step(&value, g, step),
             Expr::Index(i) => {
                 let key = if let Some(tok) = i.legacy_index() {
                     Value::Number(Number::parse(tok.text()).unwrap_or_else(Number::zero))
@@ -972,6 +1016,27 @@ impl<'c> Evaluator<'c> {
                 }
             }
             _ => value,
+        }
+    }
+
+    /// The attribute step `g` (the expression `step`) applied to `value`.
+    fn get_attr_step(&mut self, value: &Value, g: &ast::GetAttr, step: &Expr) -> Value {
+        let name = g.name().unwrap_or_default();
+        match get_attr(value, &name) {
+            Ok(v) => v,
+            Err((summary, detail)) => {
+                let at = g.name_token().map_or(range(step), |t| {
+                    let start = g
+                        .syntax()
+                        .children_with_tokens()
+                        .filter_map(|e| e.into_token())
+                        .find(|t| t.kind() == DOT)
+                        .map_or(t.text_range().start(), |d| d.text_range().start());
+                    TextRange::new(start, t.text_range().end())
+                });
+                self.error(summary, detail, at);
+                DYNAMIC
+            }
         }
     }
 
@@ -1324,8 +1389,8 @@ impl<'c> Evaluator<'c> {
 /// identifier (`{ foo = 1 }`), or `true`, `false` or `null`, which are
 /// names as keys too.
 pub(crate) fn key_name(key: &ast::ObjectKey) -> Option<String> {
-    if let Some(name) = key.bare_name() {
-        return Some(name);
+    if let Some(name) = leaf::bare_key_name(key.syntax()) {
+        return Some(name.into());
     }
     match key.expr()? {
         Expr::Literal(l)
@@ -1455,7 +1520,8 @@ pub(crate) fn iterate(coll: &Value) -> Option<Vec<(Value, Value)>> {
 
 /// `value.name`, or HCL's summary and detail of why not.
 pub fn get_attr(value: &Value, name: &str) -> Result<Value, (&'static str, String)> {
-    let quoted = super::display::go_quote(name);
+    // Quoted only for a message.
+    let quoted = || super::display::go_quote(name);
     match value {
         Value::Null(_) => Err((
             "Attempt to get attribute from null value",
@@ -1466,20 +1532,23 @@ pub fn get_attr(value: &Value, name: &str) -> Result<Value, (&'static str, Strin
             Some(t) => Ok(Value::Unknown(t.clone())),
             None => Err((
                 "Unsupported attribute",
-                format!("This object does not have an attribute named {quoted}."),
+                format!("This object does not have an attribute named {}.", quoted()),
             )),
         },
         Value::Unknown(Type::Map(e)) => Ok(Value::Unknown((**e).clone())),
         Value::Object(attrs) => attrs.get(name).cloned().ok_or_else(|| {
             (
                 "Unsupported attribute",
-                format!("This object does not have an attribute named {quoted}."),
+                format!("This object does not have an attribute named {}.", quoted()),
             )
         }),
         Value::Map(_, items) => items.get(name).cloned().ok_or_else(|| {
             (
                 "Missing map element",
-                format!("This map does not have an element with the key {quoted}."),
+                format!(
+                    "This map does not have an element with the key {}.",
+                    quoted()
+                ),
             )
         }),
         other => {
@@ -1492,7 +1561,8 @@ pub fn get_attr(value: &Value, name: &str) -> Result<Value, (&'static str, Strin
                         "set"
                     };
                     format!(
-                        "Can't access attributes on a {kind} of objects. Did you mean to access attribute {quoted} for a specific element of the {kind}, or across all elements of the {kind}?"
+                        "Can't access attributes on a {kind} of objects. Did you mean to access attribute {} for a specific element of the {kind}, or across all elements of the {kind}?",
+                        quoted()
                     )
                 }
                 Type::List(_) | Type::Set(_) | Type::Tuple(_) => {
@@ -1594,6 +1664,71 @@ mod tests {
             Ok(v) => console_string(&v),
             Err(d) => format!("error: {}", d[0].message()),
         }
+    }
+
+    /// `var.x` at the root of a traversal reads `var` in place: the same
+    /// values, diagnostics and budget use as copying it (which a time
+    /// limit forces).
+    #[test]
+    fn root_attributes_read_in_place_evaluate_as_copies() {
+        use crate::eval::Budget;
+        let with = |budget: Budget| {
+            let mut ctx = EvalContext::new().with_budget(budget);
+            let mut var = BTreeMap::new();
+            var.insert(SmolStr::new("a"), Value::int(1));
+            var.insert(
+                SmolStr::new("o"),
+                Value::Object(BTreeMap::from([(SmolStr::new("b"), Value::string("x"))])),
+            );
+            var.insert(SmolStr::new("s"), Value::string("secret").sensitive());
+            ctx.set_variable("var", Value::Object(var));
+            ctx.set_variable("str", Value::string("text"));
+            ctx.set_variable("n", Value::Null(Type::Dynamic));
+            ctx
+        };
+        let slow_budget = |steps| Budget {
+            steps,
+            time: Some(std::time::Duration::from_secs(3600)),
+            ..Budget::default()
+        };
+        let fast_budget = |steps| Budget {
+            steps,
+            ..Budget::default()
+        };
+        for text in [
+            "var.a",
+            "var.o.b",
+            "var.o.c",
+            "var.missing",
+            "var.s",
+            "str.x",
+            "n.x",
+            "nope.x",
+            "var[\"a\"]",
+            "[for v in [1] : var.a]",
+            "[for var in [{a = 2}] : var.a]",
+        ] {
+            for steps in [1, 2, 3, 1000] {
+                let parse = crate::parse_expr(text);
+                let e = parse
+                    .syntax()
+                    .descendants()
+                    .find_map(Expr::cast)
+                    .expect("an expression");
+                let slow = evaluate(&e, &with(slow_budget(steps)));
+                let fast = evaluate(&e, &with(fast_budget(steps)));
+                assert_eq!(
+                    show_value(&slow.value),
+                    show_value(&fast.value),
+                    "{text} {steps}"
+                );
+                assert_eq!(slow.diagnostics, fast.diagnostics, "{text} {steps}");
+            }
+        }
+    }
+
+    fn show_value(v: &Value) -> String {
+        format!("{v:?}")
     }
 
     #[test]

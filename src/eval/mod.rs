@@ -22,6 +22,7 @@ mod diagnostic;
 mod display;
 pub(crate) mod expr;
 pub mod functions;
+pub(crate) mod leaf;
 mod module;
 mod module_items;
 mod number;

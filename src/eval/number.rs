@@ -139,6 +139,14 @@ impl Number {
             return Some(Number::infinity(neg));
         }
         let bytes = rest.as_bytes();
+        // The common case, a plain whole number that fits 64 bits: no
+        // digit string and no big-number parse (the same value as below).
+        if !bytes.is_empty() && bytes.len() <= 19 && bytes.iter().all(u8::is_ascii_digit) {
+            let v = bytes
+                .iter()
+                .fold(0u64, |acc, b| acc * 10 + u64::from(b - b'0'));
+            return Some(rounded(neg, BigUint::from(v), 0, PRECISION, false));
+        }
         let mut digits = String::new();
         let mut i = 0;
         let mut frac_digits: i64 = 0;

@@ -257,9 +257,9 @@ pub(crate) fn evaluate_template(ev: &mut Evaluator<'_>, e: &Expr) -> Value {
     // The common case, a quoted string without interpolation: no layout
     // work at all.
     if let Expr::QuotedTemplate(t) = e
-        && let Some(text) = literal_template(t)
+        && let Some(value) = super::leaf::literal_string(t.syntax())
     {
-        return Value::string(text);
+        return value;
     }
     let (parts, heredoc, indented): (Vec<TemplatePart>, bool, bool) = match e {
         Expr::QuotedTemplate(t) => (t.parts().collect(), false, false),
@@ -267,26 +267,6 @@ pub(crate) fn evaluate_template(ev: &mut Evaluator<'_>, e: &Expr) -> Value {
         _ => return Value::Unknown(Type::Dynamic),
     };
     evaluate_parts(ev, parts, heredoc, indented)
-}
-
-/// The text of a quoted template without interpolations or directives,
-/// escapes decoded (not yet NFC-normalised); `None` for any other.
-pub(crate) fn literal_template(t: &ast::QuotedTemplate) -> Option<String> {
-    let mut text: Option<String> = None;
-    for element in t.syntax().children_with_tokens() {
-        match element {
-            rowan::NodeOrToken::Node(_) => return None,
-            rowan::NodeOrToken::Token(tok) if tok.kind() == TEMPLATE_LITERAL => {
-                let decoded = ast::decode_quoted(tok.text());
-                match &mut text {
-                    Some(s) => s.push_str(&decoded),
-                    None => text = Some(decoded),
-                }
-            }
-            rowan::NodeOrToken::Token(_) => {}
-        }
-    }
-    Some(text.unwrap_or_default())
 }
 
 /// The parts of a template as HCL's parser leaves them: strip markers

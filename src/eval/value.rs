@@ -98,7 +98,12 @@ impl Value {
 impl Value {
     /// A string, normalised to NFC as cty does.
     pub fn string(s: impl AsRef<str>) -> Value {
-        Value::String(nfc(s.as_ref()).into())
+        let s = s.as_ref();
+        if s.is_ascii() {
+            // Already in normal form C; a short one is kept inline.
+            return Value::String(SmolStr::new(s));
+        }
+        Value::String(nfc(s).into())
     }
 
     /// A whole number.

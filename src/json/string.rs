@@ -150,22 +150,44 @@ fn bad_unicode_escape(inner: &str, at: usize) -> TokenProblem {
 /// with `as_go`, also `<`, `>`, `&`, U+2028 and U+2029, as Go's
 /// `encoding/json` escapes them.
 pub(crate) fn escape_into(s: &str, out: &mut String, as_go: bool) {
-    use std::fmt::Write as _;
-    for c in s.chars() {
-        match c {
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' if as_go => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+    // Runs of characters that stay as they are are copied whole; only the
+    // ASCII `"`, `\`, controls, `<`, `>`, `&` and (for Go) the bytes that
+    // start U+2028 and U+2029 need a look.
+    let bytes = s.as_bytes();
+    let plain = |b: u8| {
+        b >= 0x20 && b != b'"' && b != b'\\' && !(as_go && matches!(b, b'<' | b'>' | b'&' | 0xe2))
+    };
+    let mut start = 0;
+    while start < bytes.len() {
+        let run = bytes[start..].iter().position(|&b| !plain(b));
+        let end = run.map_or(bytes.len(), |n| start + n);
+        out.push_str(&s[start..end]);
+        if end == bytes.len() {
+            return;
         }
+        // `end` is on a character boundary: every byte stopped at is ASCII
+        // or a leading byte.
+        let c = s[end..].chars().next().unwrap_or_default();
+        escape_char(c, out, as_go);
+        start = end + c.len_utf8();
+    }
+}
+
+fn escape_char(c: char, out: &mut String, as_go: bool) {
+    use std::fmt::Write as _;
+    match c {
+        '<' | '>' | '&' | '\u{2028}' | '\u{2029}' if as_go => {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        }
+        '"' => out.push_str("\\\""),
+        '\\' => out.push_str("\\\\"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if (c as u32) < 0x20 => {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        }
+        c => out.push(c),
     }
 }
 

@@ -28,7 +28,7 @@
 //! hclwright's target is three times hcl-rs's rate.
 
 use hcl::eval::Evaluate;
-use hclwright::ast::Expr;
+use hclwright::ast::{AstNode, Expr};
 use hclwright::eval::{CompiledExpr, console_string};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -140,11 +140,23 @@ fn main() {
             "the lowered form of `{e}` disagrees with its tree"
         );
     }
-    if std::env::var_os("HCLWRIGHT_EVAL_PROFILE").is_some() {
-        // Only our evaluator, many times: for `perf record`.
-        for _ in 0..20_000 {
-            for (_, c, _) in &pairs {
-                black_box(black_box(c).evaluate(&ctx));
+    if let Some(what) = std::env::var_os("HCLWRIGHT_EVAL_PROFILE") {
+        // Only our evaluator, many times: for `perf record`. `tree`
+        // evaluates from the syntax tree, `new` lowers and evaluates, any
+        // other value evaluates the lowered forms.
+        for _ in 0..2_000 {
+            for (e, c, _) in &pairs {
+                match what.to_str() {
+                    Some("tree") => {
+                        black_box(hclwright::eval::evaluate(black_box(e), &ctx));
+                    }
+                    Some("new") => {
+                        black_box(CompiledExpr::new(black_box(e)).evaluate(&ctx));
+                    }
+                    _ => {
+                        black_box(black_box(c).evaluate(&ctx));
+                    }
+                }
             }
         }
         return;
@@ -194,9 +206,27 @@ fn main() {
             .map(|(e, _, _)| CompiledExpr::new(black_box(e)).evaluate(&ctx).value)
             .collect()
     });
+    // The same expressions, each parsed again alone: its tree is small
+    // and its nodes sit together in memory, as hcl-rs's copied
+    // expressions do, rather than spread through their files' trees.
+    let alone_parses: Vec<_> = pairs
+        .iter()
+        .map(|(e, _, _)| hclwright::parse_expr(&e.to_string()))
+        .collect();
+    let alone: Vec<Expr> = alone_parses
+        .iter()
+        .filter_map(|p| p.syntax().descendants().find_map(Expr::cast))
+        .collect();
+    let tree_alone = best_of_5(&mut || {
+        alone
+            .iter()
+            .map(|e| hclwright::eval::evaluate(black_box(e), &ctx).value)
+            .collect()
+    });
     for (name, t) in [
         ("evaluate (from the tree)", tree),
         ("CompiledExpr::new+evaluate", lowering),
+        ("evaluate (trees alone)", tree_alone),
     ] {
         println!(
             "{name:<28} {:>8.3} ms {:>12.0} expressions/s ({:.2}x hcl-rs)",

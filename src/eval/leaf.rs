@@ -1,0 +1,381 @@
+//! The leaves of an expression (literals, quoted strings without
+//! interpolation, names) read straight from the green tree.
+//!
+//! Walking rowan's typed tree allocates a node for every child or token
+//! visited; a leaf's tokens are all one level down, so reading them from
+//! the green node (which the typed node points to) gives the same text
+//! without any allocation. Each function here returns exactly what the
+//! typed accessors (`Literal::value`, `Variable::name`,
+//! `literal_template`) give, only cheaper.
+
+use super::number::Number;
+use super::value::Value;
+use crate::syntax_kind::{HclLanguage, SyntaxKind, SyntaxKind::*, SyntaxNode};
+use rowan::{GreenNodeData, Language, NodeOrToken};
+use smol_str::SmolStr;
+
+fn kind(raw: rowan::SyntaxKind) -> SyntaxKind {
+    HclLanguage::kind_from_raw(raw)
+}
+
+/// The text of the first token of `green` (a direct child) whose kind
+/// satisfies `want`, with that kind.
+fn first_token(
+    green: &GreenNodeData,
+    want: impl Fn(SyntaxKind) -> bool,
+) -> Option<(SyntaxKind, &str)> {
+    green.children().find_map(|c| match c {
+        NodeOrToken::Token(t) => {
+            let k = kind(t.kind());
+            want(k).then(|| (k, t.text()))
+        }
+        NodeOrToken::Node(_) => None,
+    })
+}
+
+/// A literal (`1`, `true`, `false`, `null`) as evaluation reads it.
+pub(crate) enum Literal {
+    /// Its value.
+    Value(Value),
+    /// A number token that is not a number (its text, for the message).
+    BadNumber(String),
+    /// No literal token (a syntax error).
+    Missing,
+}
+
+/// The value of a `LITERAL` node, as `Literal::value` then
+/// `Number::parse` give it.
+pub(crate) fn literal(node: &SyntaxNode) -> Literal {
+    literal_of(node.green())
+}
+
+fn literal_of(green: &GreenNodeData) -> Literal {
+    match first_token(green, |k| matches!(k, NUMBER | IDENT)) {
+        Some((NUMBER, text)) => match Number::parse(text) {
+            Some(n) => Literal::Value(Value::Number(n)),
+            None => Literal::BadNumber(text.to_string()),
+        },
+        Some((_, "true")) => Literal::Value(Value::Bool(true)),
+        Some((_, "false")) => Literal::Value(Value::Bool(false)),
+        Some((_, "null")) => Literal::Value(Value::Null(super::Type::Dynamic)),
+        _ => Literal::Missing,
+    }
+}
+
+/// The name of a `VARIABLE` node (its identifier), as `Variable::name`
+/// gives it.
+pub(crate) fn variable_name(node: &SyntaxNode) -> Option<SmolStr> {
+    let green = node.green();
+    first_token(green, |k| k == IDENT).map(|(_, text)| SmolStr::new(text))
+}
+
+/// The key of an object item, as evaluation first looks at it.
+pub(crate) enum ItemKey {
+    /// A bare name (`{ foo = 1 }`), as `ObjectKey::bare_name` gives it.
+    Name(SmolStr),
+    /// No key (a syntax error).
+    Missing,
+    /// Any other key.
+    Other,
+}
+
+/// The key of an `OBJECT_ITEM` node.
+pub(crate) fn item_key_name(item: &SyntaxNode) -> ItemKey {
+    let green = item.green();
+    let Some(key) = green
+        .children()
+        .filter_map(|c| c.into_node())
+        .find(|n| kind(n.kind()) == OBJECT_KEY)
+    else {
+        return ItemKey::Missing;
+    };
+    match bare_name(key) {
+        Some(name) => ItemKey::Name(name),
+        None => ItemKey::Other,
+    }
+}
+
+/// For an `OBJECT_KEY` node that is a bare name, the name; `None` for any
+/// other key.
+pub(crate) fn bare_key_name(key: &SyntaxNode) -> Option<SmolStr> {
+    bare_name(key.green())
+}
+
+fn bare_name(key: &GreenNodeData) -> Option<SmolStr> {
+    // The key's expression is its first child node that is one.
+    let first = key
+        .children()
+        .filter_map(|c| c.into_node())
+        .find(|n| <crate::ast::Expr as crate::ast::AstNode>::can_cast(kind(n.kind())))?;
+    if kind(first.kind()) != VARIABLE {
+        return None;
+    }
+    first_token(first, |k| k == IDENT).map(|(_, text)| SmolStr::new(text))
+}
+
+/// A `QUOTED_TEMPLATE` node without interpolations or directives as its
+/// string value (escapes decoded, NFC-normalised): what evaluating it
+/// gives. `None` for a template with any other part.
+pub(crate) fn literal_string(node: &SyntaxNode) -> Option<Value> {
+    literal_string_of(node.green())
+}
+
+fn literal_string_of(green: &GreenNodeData) -> Option<Value> {
+    let mut literals = green.children().filter_map(|c| match c {
+        NodeOrToken::Node(_) => Some(None),
+        NodeOrToken::Token(t) if kind(t.kind()) == TEMPLATE_LITERAL => Some(Some(t.text())),
+        NodeOrToken::Token(_) => None,
+    });
+    let first = match literals.next() {
+        None => return Some(Value::String(SmolStr::default())),
+        Some(None) => return None,
+        Some(Some(text)) => text,
+    };
+    let mut text = match literals.next() {
+        None => {
+            // One literal: no escapes and ASCII is the common case, and
+            // its value is its text.
+            if first.is_ascii() && !first.contains(['\\', '$', '%']) {
+                return Some(Value::String(SmolStr::new(first)));
+            }
+            return Some(Value::string(crate::ast::decode_quoted(first)));
+        }
+        Some(None) => return None,
+        Some(Some(second)) => {
+            let mut s = crate::ast::decode_quoted(first);
+            s.push_str(&crate::ast::decode_quoted(second));
+            s
+        }
+    };
+    for part in literals {
+        text.push_str(&crate::ast::decode_quoted(part?));
+    }
+    Some(Value::string(text))
+}
+
+/// A leaf's value: a literal or a quoted string without interpolation,
+/// when evaluating it reports no problem.
+fn leaf_value(green: &GreenNodeData) -> Option<Value> {
+    match kind(green.kind()) {
+        LITERAL => match literal_of(green) {
+            Literal::Value(v) => Some(v),
+            Literal::BadNumber(_) | Literal::Missing => None,
+        },
+        QUOTED_TEMPLATE => literal_string_of(green),
+        _ => None,
+    }
+}
+
+fn is_expr(green: &GreenNodeData) -> bool {
+    <crate::ast::Expr as crate::ast::AstNode>::can_cast(kind(green.kind()))
+}
+
+/// A tuple or object constructor whose elements are all leaves (and, for
+/// an object, whose keys are all bare names), evaluated as evaluation
+/// walks it, without its nodes: the value, how many expressions
+/// evaluation counts on the way (its elements, not itself) and the
+/// longest string among them. `None` for any other constructor.
+pub(crate) struct LeafCollection {
+    /// The value.
+    pub(crate) value: Value,
+    /// The expressions evaluated inside it.
+    pub(crate) steps: u64,
+    /// The length of its longest string element.
+    pub(crate) longest: usize,
+}
+
+/// See [`LeafCollection`].
+pub(crate) fn leaf_collection(node: &SyntaxNode) -> Option<LeafCollection> {
+    let green = node.green();
+    let mut steps = 0u64;
+    let mut longest = 0usize;
+    let mut leaf = |g: &GreenNodeData| {
+        let v = leaf_value(g)?;
+        steps += 1;
+        if let Value::String(s) = &v {
+            longest = longest.max(s.len());
+        }
+        Some(v)
+    };
+    let value = match kind(green.kind()) {
+        TUPLE => {
+            let mut items = Vec::new();
+            for child in green.children().filter_map(|c| c.into_node()) {
+                if is_expr(child) {
+                    items.push(leaf(child)?);
+                }
+            }
+            Value::Tuple(items)
+        }
+        OBJECT => {
+            let mut out = std::collections::BTreeMap::new();
+            for item in green.children().filter_map(|c| c.into_node()) {
+                if kind(item.kind()) != OBJECT_ITEM {
+                    continue;
+                }
+                let mut nodes = item.children().filter_map(|c| c.into_node());
+                let Some(key) = nodes.clone().find(|n| kind(n.kind()) == OBJECT_KEY) else {
+                    continue;
+                };
+                let name = bare_name(key)?;
+                // The value is the item's first child that is an expression.
+                let value = match nodes.find(|n| is_expr(n)) {
+                    Some(v) => leaf(v)?,
+                    None => Value::Unknown(super::Type::Dynamic),
+                };
+                if let Value::String(k) = Value::string(&name) {
+                    out.insert(k, value);
+                }
+            }
+            Value::Object(out)
+        }
+        _ => return None,
+    };
+    Some(LeafCollection {
+        value,
+        steps,
+        longest,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::{self, AstNode, Expr};
+
+    fn exprs(text: &str) -> Vec<Expr> {
+        crate::parse_expr(text)
+            .syntax()
+            .descendants()
+            .filter_map(Expr::cast)
+            .collect()
+    }
+
+    /// Every reader gives what the typed accessors give, on the leaves of
+    /// expressions with escapes, non-ASCII text, names and odd numbers.
+    #[test]
+    fn leaves_read_as_the_typed_tree_reads_them() {
+        let text = r#"{
+            plain = "abc", empty = "", esc = "a\"b\\c\n\u00e9", dollars = "$${x} %%{y}",
+            nfd = "an\u0303o", raw_nfd = "año", long = "a string longer than twenty-three bytes",
+            "quoted key" = 1, ñame = [0, 007, 1.5, 1e3, 18446744073709551615, 99999999999999999999],
+            t = true, f = false, n = null, v = var.x, interp = "a${b}c", (k) = k,
+            ident_key = { x = null }
+        }"#;
+        let all = exprs(text);
+        assert!(all.len() > 20);
+        for e in &all {
+            match e {
+                Expr::Literal(l) => {
+                    let typed = match l.value() {
+                        Some(ast::LiteralValue::Number(t)) => Number::parse(&t).map(Value::Number),
+                        Some(ast::LiteralValue::Bool(b)) => Some(Value::Bool(b)),
+                        Some(ast::LiteralValue::Null) => {
+                            Some(Value::Null(crate::eval::Type::Dynamic))
+                        }
+                        None => None,
+                    };
+                    let read = match literal(l.syntax()) {
+                        Literal::Value(v) => Some(v),
+                        _ => None,
+                    };
+                    assert_eq!(read, typed, "{e}");
+                }
+                Expr::Variable(v) => {
+                    assert_eq!(variable_name(v.syntax()).map(String::from), v.name());
+                }
+                Expr::QuotedTemplate(t) => {
+                    assert_eq!(
+                        literal_string(t.syntax()),
+                        t.literal_value().map(Value::string),
+                        "{e}"
+                    );
+                }
+                Expr::Object(o) => {
+                    for item in o.items() {
+                        let typed = item.key().and_then(|k| k.bare_name());
+                        let read = match item_key_name(item.syntax()) {
+                            ItemKey::Name(n) => Some(n.to_string()),
+                            ItemKey::Missing | ItemKey::Other => None,
+                        };
+                        assert_eq!(read, typed, "{item}");
+                        let key = item.key().expect("a key");
+                        assert_eq!(
+                            bare_key_name(key.syntax()).map(String::from),
+                            key.bare_name()
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Tuples and objects of leaves give, without their nodes, the value
+    /// and the budget use of evaluating them element by element (which a
+    /// time limit forces).
+    #[test]
+    fn leaf_collections_evaluate_as_their_elements_do() {
+        use crate::eval::{Budget, EvalContext, console_string, evaluate};
+        let slow_ctx = EvalContext::new().with_budget(Budget {
+            time: Some(std::time::Duration::from_secs(3600)),
+            ..Budget::default()
+        });
+        let fast_ctx = EvalContext::new();
+        for text in [
+            r#"[1, "a", true, null, "x\u00e9", "an\u0303o", 007]"#,
+            r#"{ a = 1, b = "x", a = 2, c = [1], "q" = 1 }"#,
+            r#"{ a = 1, b = "two", ñ = null }"#,
+            "[]",
+            "{}",
+            "[1, [2], {a = 3}]",
+            "[1, 1e999999999999]",
+            "[1, var.x]",
+            r#"["a${b}"]"#,
+        ] {
+            let e = exprs(text).into_iter().next().expect("an expression");
+            let (slow, fast) = (evaluate(&e, &slow_ctx), evaluate(&e, &fast_ctx));
+            assert_eq!(
+                console_string(&slow.value),
+                console_string(&fast.value),
+                "{text}"
+            );
+            assert_eq!(slow.diagnostics, fast.diagnostics, "{text}");
+        }
+        // The step budget: passed inside the tuple, reported as before.
+        let tight = |time| {
+            EvalContext::new().with_budget(Budget {
+                steps: 3,
+                time,
+                ..Budget::default()
+            })
+        };
+        let e = exprs("[1, 2, 3, 4]")
+            .into_iter()
+            .next()
+            .expect("an expression");
+        let slow = evaluate(&e, &tight(Some(std::time::Duration::from_secs(3600))));
+        let fast = evaluate(&e, &tight(None));
+        assert_eq!(slow.diagnostics, fast.diagnostics);
+        assert_eq!(fast.diagnostics.len(), 1);
+        assert_eq!(console_string(&slow.value), console_string(&fast.value));
+    }
+
+    #[test]
+    fn plain_integers_parse_as_decimals_do() {
+        for text in [
+            "0",
+            "7",
+            "007",
+            "1234567890123456789",
+            "9999999999999999999",
+            "18446744073709551615",
+        ] {
+            let fast = Number::parse(text).expect("a number");
+            let slow = Number::parse(&format!("{text}.0")).expect("a number");
+            assert_eq!(fast.to_string(), slow.to_string(), "{text}");
+            assert_eq!(fast.precision(), slow.precision(), "{text}");
+            assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{text}");
+        }
+    }
+}
