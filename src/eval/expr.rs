@@ -137,6 +137,7 @@ pub(crate) fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
 impl<'c> Evaluator<'c> {
     pub(crate) fn new(ctx: &'c EvalContext) -> Self {
         let budget = ctx.budget();
+        let started = budget.time.map(|_| std::time::Instant::now());
         Evaluator {
             ctx,
             scopes: Vec::new(),
@@ -145,9 +146,16 @@ impl<'c> Evaluator<'c> {
             template_marked: false,
             budget,
             steps: 0,
-            started: budget.time.map(|_| std::time::Instant::now()),
+            started,
             out_of_budget: false,
         }
+    }
+
+    /// True when the budget is checked as evaluation goes (a time limit or
+    /// a cancellation flag): the shortcuts that count many steps at once
+    /// are not taken, so that a stop comes where it would without them.
+    fn checked_as_it_goes(&self) -> bool {
+        self.budget.time.is_some() || self.budget.cancel.is_some()
     }
 
     /// Counts one step; `true` (with one diagnostic, at `e`) once the
@@ -302,7 +310,7 @@ impl<'c> Evaluator<'c> {
     /// gives what evaluating them one by one gives: the budget is not
     /// passed on the way (and has no time limit, checked as it goes).
     fn leaf_collection(&mut self, e: &Expr) -> Option<Value> {
-        if self.budget.time.is_some() {
+        if self.checked_as_it_goes() {
             return None;
         }
         let c = leaf::leaf_collection(e.syntax())?;
@@ -961,7 +969,7 @@ impl<'c> Evaluator<'c> {
         let (Expr::Variable(v), Some(step @ Expr::GetAttr(g))) = (root, first) else {
             return None;
         };
-        if self.out_of_budget || self.budget.time.is_some() || self.steps >= self.budget.steps {
+        if self.out_of_budget || self.checked_as_it_goes() || self.steps >= self.budget.steps {
             return None;
         }
         let name = leaf::variable_name(v.syntax())?;
