@@ -161,6 +161,25 @@ fn conversion_of_a_huge_exponent_returns() {
 }
 
 #[test]
+fn a_cancelled_flag_stops_a_collection_of_leaves_too() {
+    // A tuple of literals may be read in one go, counting its steps at
+    // once; under a cancellation flag it is read element by element, so
+    // the flag is seen where it would be without that shortcut.
+    let cancel = hclwright::eval::Cancel::new();
+    cancel.cancel();
+    let ctx = EvalContext::new().with_budget(Budget {
+        cancel: Some(cancel),
+        ..Budget::default()
+    });
+    let tuple = format!("[{}]", vec!["1"; 200].join(", "));
+    let err = evaluate_str(&tuple, &ctx).unwrap_err();
+    assert_eq!(
+        err[0].detail,
+        "Evaluating this expression was cancelled; it was stopped."
+    );
+}
+
+#[test]
 fn a_cancelled_evaluation_stops() {
     // Set from another thread while the evaluation runs: without the flag
     // this runs for about a billion steps.
