@@ -15,7 +15,8 @@ mod value;
 
 use std::path::Path;
 
-use hclwright::bump::{NewVersion, Target, bump_document_to, bump_json_to};
+pub use hclwright::bump::Target;
+use hclwright::bump::{NewVersion, bump_document_to, bump_json_to};
 use hclwright::eval::{ModuleInputs, VarOption, console_eval};
 use hclwright::format::Profile;
 use hclwright::refs::Rename;
@@ -222,64 +223,6 @@ pub fn bump(
             doc.text()
         })
     })
-}
-
-/// `hclwright bump terraform VERSION` on one text.
-pub fn bump_terraform(text: &str, version: &str, json: bool) -> Result<String> {
-    bump(text, Target::Terraform, version, false, json)
-}
-
-/// `hclwright bump provider NAME VERSION [--keep-operator]` on one text.
-pub fn bump_provider(
-    text: &str,
-    name: &str,
-    version: &str,
-    keep_operator: bool,
-    json: bool,
-) -> Result<String> {
-    bump(
-        text,
-        Target::Provider(name.to_string()),
-        version,
-        keep_operator,
-        json,
-    )
-}
-
-/// `hclwright bump plugin NAME VERSION [--keep-operator]` on one text: a
-/// Packer plugin's `version` in `packer { required_plugins { … } }`, by
-/// its local name or source.
-pub fn bump_plugin(
-    text: &str,
-    name: &str,
-    version: &str,
-    keep_operator: bool,
-    json: bool,
-) -> Result<String> {
-    bump(
-        text,
-        Target::Plugin(name.to_string()),
-        version,
-        keep_operator,
-        json,
-    )
-}
-
-/// `hclwright bump module SOURCE VERSION [--keep-operator]` on one text.
-pub fn bump_module(
-    text: &str,
-    source: &str,
-    version: &str,
-    keep_operator: bool,
-    json: bool,
-) -> Result<String> {
-    bump(
-        text,
-        Target::Module(source.to_string()),
-        version,
-        keep_operator,
-        json,
-    )
 }
 
 #[cfg(test)]

@@ -213,33 +213,52 @@ fn conversions_refs_rename_bump() {
         "a = var.y\n"
     );
     let tf = "terraform {\n  required_providers {\n    aws = {\n      version = \"~> 4.0\"\n    }\n  }\n}\n";
-    let bumped = bump_provider(tf, "aws", "5.31.0", true, false).unwrap();
+    let bumped = bump(tf, Target::Provider("aws".into()), "5.31.0", true, false).unwrap();
     assert!(bumped.contains("\"~> 5.31\""), "{bumped}");
-    assert_eq!(bump_terraform(tf, "1.11.4", false).unwrap(), tf);
     assert_eq!(
-        bump_module(tf, "x/y/z", "nope", false, false)
+        bump(tf, Target::Terraform, "1.11.4", false, false).unwrap(),
+        tf
+    );
+    assert_eq!(
+        bump(tf, Target::Module("x/y/z".into()), "nope", false, false)
             .unwrap_err()
             .kind,
         ErrorKind::Usage
     );
     // A constraint is written as given, as `hclwright bump` does; keeping
     // an operator needs a version.
-    let pinned = bump_provider(tf, "aws", ">= 5.0, < 6.0", false, false).unwrap();
+    let pinned = bump(
+        tf,
+        Target::Provider("aws".into()),
+        ">= 5.0, < 6.0",
+        false,
+        false,
+    )
+    .unwrap();
     assert!(pinned.contains("\">= 5.0, < 6.0\""), "{pinned}");
-    let e = bump_provider(tf, "aws", "~> 5.0", true, false).unwrap_err();
+    let e = bump(tf, Target::Provider("aws".into()), "~> 5.0", true, false).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Usage);
     assert!(e.message.contains("needs a version"), "{}", e.message);
     let packer = "packer {\n  required_plugins {\n    amazon = {\n      source  = \"github.com/hashicorp/amazon\"\n      version = \">= 1.2.0\"\n    }\n  }\n}\n";
-    let bumped = bump_plugin(packer, "amazon", "1.3.1", true, false).unwrap();
+    let bumped = bump(
+        packer,
+        Target::Plugin("amazon".into()),
+        "1.3.1",
+        true,
+        false,
+    )
+    .unwrap();
     assert!(bumped.contains("version = \">= 1.3.1\""), "{bumped}");
     // The JSON syntax.
     let json_tf = r#"{"terraform": {"required_version": "~> 1.5"}}"#;
     assert_eq!(
-        bump_terraform(json_tf, "1.11.4", true).unwrap(),
+        bump(json_tf, Target::Terraform, "1.11.4", false, true).unwrap(),
         r#"{"terraform": {"required_version": "1.11.4"}}"#
     );
     assert_eq!(
-        bump_terraform(json_tf, "1.11.4", false).unwrap_err().kind,
+        bump(json_tf, Target::Terraform, "1.11.4", false, false)
+            .unwrap_err()
+            .kind,
         ErrorKind::Syntax
     );
 }

@@ -217,7 +217,7 @@ pub fn rename(text: String, from: String, to: String) -> Result<String> {
 /// syntax); VERSION a version or a constraint written as given.
 #[napi]
 pub fn bump_terraform(text: String, version: String, json: bool) -> Result<String> {
-    run(b::bump_terraform(&text, &version, json))
+    run(b::bump(&text, b::Target::Terraform, &version, false, json))
 }
 
 /// `hclwright bump provider NAME VERSION` on one text.
@@ -229,9 +229,9 @@ pub fn bump_provider(
     keep_operator: bool,
     json: bool,
 ) -> Result<String> {
-    run(b::bump_provider(
+    run(b::bump(
         &text,
-        &name,
+        b::Target::Provider(name),
         &version,
         keep_operator,
         json,
@@ -248,7 +248,13 @@ pub fn bump_plugin(
     keep_operator: bool,
     json: bool,
 ) -> Result<String> {
-    run(b::bump_plugin(&text, &name, &version, keep_operator, json))
+    run(b::bump(
+        &text,
+        b::Target::Plugin(name),
+        &version,
+        keep_operator,
+        json,
+    ))
 }
 
 /// `hclwright bump module SOURCE VERSION` on one text.
@@ -260,9 +266,9 @@ pub fn bump_module(
     keep_operator: bool,
     json: bool,
 ) -> Result<String> {
-    run(b::bump_module(
+    run(b::bump(
         &text,
-        &source,
+        b::Target::Module(source),
         &version,
         keep_operator,
         json,

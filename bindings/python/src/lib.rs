@@ -321,7 +321,7 @@ fn bump_terraform(
     json: bool,
 ) -> PyResult<String> {
     let text = text_arg(py, text)?;
-    py.allow_threads(move || b::bump_terraform(&text, &version, json))
+    py.allow_threads(move || b::bump(&text, b::Target::Terraform, &version, false, json))
         .or_raise(py)
 }
 
@@ -340,8 +340,16 @@ fn bump_provider(
     json: bool,
 ) -> PyResult<String> {
     let text = text_arg(py, text)?;
-    py.allow_threads(move || b::bump_provider(&text, &name, &version, keep_operator, json))
-        .or_raise(py)
+    py.allow_threads(move || {
+        b::bump(
+            &text,
+            b::Target::Provider(name),
+            &version,
+            keep_operator,
+            json,
+        )
+    })
+    .or_raise(py)
 }
 
 /// The text with Packer plugin `name` (local name or source) bumped to
@@ -359,8 +367,16 @@ fn bump_plugin(
     json: bool,
 ) -> PyResult<String> {
     let text = text_arg(py, text)?;
-    py.allow_threads(move || b::bump_plugin(&text, &name, &version, keep_operator, json))
-        .or_raise(py)
+    py.allow_threads(move || {
+        b::bump(
+            &text,
+            b::Target::Plugin(name),
+            &version,
+            keep_operator,
+            json,
+        )
+    })
+    .or_raise(py)
 }
 
 /// The text with the module blocks whose `source` is `source` bumped to
@@ -378,8 +394,16 @@ fn bump_module(
     json: bool,
 ) -> PyResult<String> {
     let text = text_arg(py, text)?;
-    py.allow_threads(move || b::bump_module(&text, &source, &version, keep_operator, json))
-        .or_raise(py)
+    py.allow_threads(move || {
+        b::bump(
+            &text,
+            b::Target::Module(source),
+            &version,
+            keep_operator,
+            json,
+        )
+    })
+    .or_raise(py)
 }
 
 /// An HCL file under edit, by the addresses of `hclwright get/set/rm/mv`
