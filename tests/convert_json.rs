@@ -17,6 +17,10 @@ fn same_values_as_hcl2json() {
         let ours = hclwright::convert::to_json(&text).unwrap();
         let ours: serde_json::Value = serde_json::from_str(&ours).unwrap();
         assert_eq!(ours, golden, "{}", path.display());
+        let compact = hclwright::convert::to_json_compact(&text).unwrap();
+        assert!(!compact.contains('\n'), "{}", path.display());
+        let compact: serde_json::Value = serde_json::from_str(&compact).unwrap();
+        assert_eq!(compact, golden, "compact, {}", path.display());
         count += 1;
     }
     assert!(count >= 3);
@@ -81,6 +85,13 @@ fn corpus_round_trips_through_json() {
             continue;
         };
         let json_text = serde_json::to_string(&json).unwrap();
+        // The compact text (the Node package's) reads back to the value.
+        let compact = hclwright::convert::to_json_compact(&text).unwrap();
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&compact).ok(),
+            Some(json.clone()),
+            "{key}: compact JSON"
+        );
         count += 1;
         match hclwright::convert::to_hcl(&json_text) {
             Ok(hcl) => {

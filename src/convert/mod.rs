@@ -9,6 +9,6 @@ mod json_text;
 mod to_hcl;
 pub(crate) mod to_json;
 
-pub use json_text::write_indented;
+pub use json_text::{write_compact, write_indented};
 pub use to_hcl::{ToHclError, to_hcl};
-pub use to_json::{ToJsonError, to_json, to_json_value};
+pub use to_json::{ToJsonError, to_json, to_json_compact, to_json_value};

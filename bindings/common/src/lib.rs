@@ -108,23 +108,31 @@ fn convert_error(e: impl std::fmt::Display, syntax: Option<&[hclwright::SyntaxEr
     }
 }
 
-/// The JSON text `hcl2json` gives for `text` (`hclwright convert --to json`).
-pub fn to_json_text(text: &str) -> Result<String> {
-    guard(|| {
-        hclwright::convert::to_json(text).map_err(|e| match &e {
-            hclwright::convert::ToJsonError::Syntax(errors) => convert_error(&e, Some(errors)),
-            _ => convert_error(&e, None),
-        })
-    })
+fn to_json_error(e: hclwright::convert::ToJsonError) -> Error {
+    match &e {
+        hclwright::convert::ToJsonError::Syntax(errors) => convert_error(&e, Some(errors)),
+        _ => convert_error(&e, None),
+    }
 }
 
-/// The value `hcl2json` gives for `text`, as a neutral tree.
+/// The JSON text `hcl2json` gives for `text` (`hclwright convert --to json`).
+pub fn to_json_text(text: &str) -> Result<String> {
+    guard(|| hclwright::convert::to_json(text).map_err(to_json_error))
+}
+
+/// The same value as [`to_json_text`] as compact JSON text, for a program
+/// that parses it again (the Node package's `toJson` hands it to
+/// `JSON.parse`).
+pub fn to_json_compact_text(text: &str) -> Result<String> {
+    guard(|| hclwright::convert::to_json_compact(text).map_err(to_json_error))
+}
+
+/// The value `hcl2json` gives for `text`, as a neutral tree (read from the
+/// converted value, without going through its text).
 pub fn to_json(text: &str) -> Result<Value> {
-    let json = to_json_text(text)?;
     guard(|| {
-        let parsed: serde_json::Value = serde_json::from_str(&json)
-            .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
-        Ok(Value::from_json(&parsed))
+        let value = hclwright::convert::to_json_value(text).map_err(to_json_error)?;
+        Ok(Value::from_json(&value))
     })
 }
 

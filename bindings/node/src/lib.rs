@@ -12,6 +12,12 @@ use hclwright_bindings as b;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
+/// The addon's Rust allocations (trees, texts) go through mimalloc; what
+/// crosses to JavaScript is copied into V8's heap, so nothing allocated
+/// here is freed by another allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The start of the message of every error this addon throws.
 const ERROR_MARKER: &str = "\u{0}hclwright-error:";
 
@@ -171,10 +177,11 @@ pub fn console(expr: String, dir: Option<String>, vars: Option<String>) -> Resul
     run(b::console(&expr, dir.as_deref(), &vars))
 }
 
-/// The JSON text hcl2json gives for `text`.
+/// The value hcl2json gives for `text`, as compact JSON text (`index.js`
+/// parses it with `JSON.parse`).
 #[napi]
 pub fn to_json_text(text: String) -> Result<String> {
-    run(b::to_json_text(&text))
+    run(b::to_json_compact_text(&text))
 }
 
 /// Native syntax of a JSON syntax text.
