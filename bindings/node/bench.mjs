@@ -18,6 +18,7 @@ if (!corpus) {
   process.exit(2)
 }
 const rounds = Number(process.env.ROUNDS || 3)
+const MIN_MS = Number(process.env.MIN_MS || 5000)
 
 const files = []
 const walk = (d) => {
@@ -43,17 +44,25 @@ for (const file of files) {
   inputs.push([file, text])
 }
 const bytes = inputs.reduce((n, [, t]) => n + Buffer.byteLength(t), 0)
-console.log(`${inputs.length} files (${(bytes / 1e6).toFixed(2)} MB) parsed by all three, of ${files.length}; best of ${rounds} rounds`)
+console.log(`${inputs.length} files (${(bytes / 1e6).toFixed(2)} MB) parsed by all three, of ${files.length}; best pass of at least ${rounds} and at least ${MIN_MS} ms of passes each`)
 
+// Best pass of at least ROUNDS passes and at least MIN_MS of passes, so
+// that a fast contender is sampled over as much wall time as a slow one
+// (on a shared machine, a burst of load spoils a 0.2 s pass more easily
+// than it spoils all of several seconds of them).
 async function time(name, f) {
   let best = Infinity
-  for (let r = 0; r < rounds; r++) {
+  let spent = 0
+  let passes = 0
+  while (passes < rounds || spent < MIN_MS) {
     const t0 = process.hrtime.bigint()
     for (const [file, text] of inputs) await f(file, text)
     const ms = Number(process.hrtime.bigint() - t0) / 1e6
     best = Math.min(best, ms)
+    spent += ms
+    passes++
   }
-  return [name, best]
+  return [name, best, passes]
 }
 
 const results = [
@@ -62,6 +71,6 @@ const results = [
   await time('hcl2-parser parseToObject', (_f, t) => hcl2parser.parseToObject(t)),
 ]
 const ours = results[0][1]
-for (const [name, ms] of results) {
-  console.log(`${name.padEnd(28)} ${ms.toFixed(1).padStart(9)} ms  ${(bytes / 1e6 / (ms / 1e3)).toFixed(1).padStart(7)} MB/s  ${(ms / ours).toFixed(1).padStart(6)}x`)
+for (const [name, ms, passes] of results) {
+  console.log(`${name.padEnd(28)} ${ms.toFixed(1).padStart(9)} ms  ${(bytes / 1e6 / (ms / 1e3)).toFixed(1).padStart(7)} MB/s  ${(ms / ours).toFixed(1).padStart(6)}x  (best of ${passes})`)
 }
