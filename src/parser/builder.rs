@@ -32,6 +32,14 @@
 //! uses per parse and adding them once at the end was measured no faster:
 //! the increment mostly waits for the writes of the tree before it, which
 //! remain.
+//!
+//! Making the shared tokens immortal instead (a patched rowan whose
+//! `clone` and `drop` skip a sentinel count, so no atomic at all) removed
+//! the atomics from the profile but made parse-and-drop only 3–4% faster
+//! (`compare/` measurement 1, three alternating runs each: 52.8–54.5 ms
+//! before, 51.0–51.2 ms after), and immortal identifiers leak when the
+//! table is emptied: not taken. What remains of the drop is one `free` per
+//! node; see `docs/parse-ceiling.md` for the split and the patch.
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 

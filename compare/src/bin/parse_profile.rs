@@ -92,8 +92,7 @@ fn main() {
         let before = counters();
         pass();
         let after = counters();
-        let [allocs, frees, reallocs, bytes] =
-            std::array::from_fn(|i| after[i] - before[i]);
+        let [allocs, frees, reallocs, bytes] = std::array::from_fn(|i| after[i] - before[i]);
         let mut best = f64::INFINITY;
         for _ in 0..passes {
             let start = Instant::now();
