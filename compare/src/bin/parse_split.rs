@@ -18,6 +18,9 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
+#[path = "../accepted.rs"]
+mod accepted;
+
 #[path = "../../../examples/corpus/mod.rs"]
 #[expect(dead_code, reason = "passes are timed here, not with best_of")]
 mod corpus;
@@ -25,17 +28,10 @@ mod corpus;
 fn main() {
     let mut args = std::env::args_os().skip(1);
     let dir = corpus::folder(args.next().map(PathBuf::from), "fixtures");
-    let passes: usize = args
-        .next()
-        .and_then(|p| p.into_string().ok()?.parse().ok())
-        .unwrap_or(30);
+    let passes = accepted::passes(args.next(), 30);
     let only_drop = args.next().is_some_and(|a| a == "drop");
     let (files, _) = corpus::load(&dir);
-    let texts: Vec<String> = files
-        .into_iter()
-        .map(|(_, text)| text)
-        .filter(|t| hcl_edit::parser::parse_body(t).is_ok() && hclwright::parse(t).is_ok())
-        .collect();
+    let texts = accepted::texts_both_accept(files);
     let mb = texts.iter().map(String::len).sum::<usize>() as f64 / 1e6;
     let parse_and_drop = || {
         for t in &texts {
