@@ -1,5 +1,5 @@
-//! The command line of the profiling bins (`parse_profile`,
-//! `parse_split`) and the files they time: those both parsers accept.
+//! The files the parse comparisons time (those both parsers accept), and
+//! the pass count of the profiling bins (`parse_profile`, `parse_split`).
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -34,6 +34,9 @@ use std::path::PathBuf;
 
 mod rounds;
 
+#[expect(dead_code, reason = "the pass count is the profiling bins'")]
+mod accepted;
+
 #[path = "../../examples/corpus/mod.rs"]
 #[expect(dead_code, reason = "rounds are timed here, not with best_of")]
 mod corpus;
@@ -58,11 +61,7 @@ fn main() {
     let dir = corpus::folder(std::env::args_os().nth(1).map(PathBuf::from), "fixtures");
     let (files, _) = corpus::load(&dir);
     let total = files.len();
-    let texts: Vec<String> = files
-        .into_iter()
-        .map(|(_, text)| text)
-        .filter(|t| hcl_edit::parser::parse_body(t).is_ok() && hclwright::parse(t).is_ok())
-        .collect();
+    let texts = accepted::texts_both_accept(files);
     if texts.is_empty() {
         eprintln!("no HCL file under {} parses with both", dir.display());
         std::process::exit(1);

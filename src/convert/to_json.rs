@@ -47,7 +47,7 @@ pub fn to_json(text: &str) -> Result<String, ToJsonError> {
 
 /// The same value as [`to_json`], as compact JSON text (see
 /// [`write_compact`](super::write_compact)): what a program that parses the
-/// text again wants, about a third shorter.
+/// text again wants, about half as long.
 ///
 /// ```
 /// let json = hclwright::convert::to_json_compact("a = 1\nb = \"<${var.y}>\"\n").unwrap();

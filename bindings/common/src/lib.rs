@@ -115,13 +115,8 @@ fn to_json_error(e: hclwright::convert::ToJsonError) -> Error {
     }
 }
 
-/// The JSON text `hcl2json` gives for `text` (`hclwright convert --to json`).
-pub fn to_json_text(text: &str) -> Result<String> {
-    guard(|| hclwright::convert::to_json(text).map_err(to_json_error))
-}
-
-/// The same value as [`to_json_text`] as compact JSON text, for a program
-/// that parses it again (the Node package's `toJson` hands it to
+/// The value `hcl2json` gives for `text` (`hclwright convert --to json`)
+/// as compact JSON text, for a program that parses it again (the Node package's `toJson` hands it to
 /// `JSON.parse`).
 pub fn to_json_compact_text(text: &str) -> Result<String> {
     guard(|| hclwright::convert::to_json_compact(text).map_err(to_json_error))
