@@ -48,6 +48,7 @@ impl CompiledExpr {
     /// holds a syntax error) is kept as its tree and reports its problems
     /// when evaluated, exactly as [`evaluate`](super::evaluate) would.
     pub fn new(expr: &Expr) -> CompiledExpr {
+        LOWER_MISS.with_borrow_mut(|miss| *miss = leaf::Miss::default());
         CompiledExpr { root: lower(expr) }
     }
 
@@ -108,6 +109,17 @@ pub(crate) enum Key {
 const RED_ZONE: usize = 128 * 1024;
 const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
+thread_local! {
+    /// Where the last walk of a constant constructor gave up, for the
+    /// expression being lowered on this thread (see [`leaf::Miss`]).
+    static LOWER_MISS: std::cell::RefCell<leaf::Miss> = std::cell::RefCell::default();
+}
+
+/// [`leaf::leaf_collection`], skipping constructors around the last miss.
+fn constant_collection(e: &Expr) -> Option<leaf::LeafCollection> {
+    LOWER_MISS.with_borrow_mut(|miss| miss.leaf_collection(e.syntax()))
+}
+
 fn lower(e: &Expr) -> Node {
     stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || lower_inner(e))
 }
@@ -131,7 +143,7 @@ fn lower_inner(e: &Expr) -> Node {
             Some(name) => Node::Variable(name, v.clone()),
             None => Node::Tree(e.clone()),
         },
-        Expr::Tuple(_) | Expr::Object(_) if let Some(c) = leaf::leaf_collection(e.syntax()) => {
+        Expr::Tuple(_) | Expr::Object(_) if let Some(c) = constant_collection(e) => {
             Node::Const(c.value)
         }
         Expr::Tuple(t) => literal_tuple(t.elements().map(|x| lower(&x)).collect()),

@@ -82,6 +82,8 @@ pub(crate) struct Evaluator<'c> {
     /// When evaluation started; read only under a time limit.
     started: Option<std::time::Instant>,
     out_of_budget: bool,
+    /// Where the last walk of a constant constructor gave up.
+    constant_miss: leaf::Miss,
 }
 
 const DYNAMIC: Value = Value::Unknown(Type::Dynamic);
@@ -148,6 +150,7 @@ impl<'c> Evaluator<'c> {
             steps: 0,
             started,
             out_of_budget: false,
+            constant_miss: leaf::Miss::default(),
         }
     }
 
@@ -313,7 +316,7 @@ impl<'c> Evaluator<'c> {
         if self.checked_as_it_goes() {
             return None;
         }
-        let c = leaf::leaf_collection(e.syntax())?;
+        let c = self.constant_miss.leaf_collection(e.syntax())?;
         if self.steps + c.steps > self.budget.steps || c.longest > self.budget.max_string_len {
             return None;
         }

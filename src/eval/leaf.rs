@@ -13,6 +13,7 @@ use super::value::Value;
 use crate::syntax_kind::{HclLanguage, SyntaxKind, SyntaxKind::*, SyntaxNode};
 use rowan::{GreenNodeData, Language, NodeOrToken};
 use smol_str::SmolStr;
+use text_size::TextSize;
 
 fn kind(raw: rowan::SyntaxKind) -> SyntaxKind {
     HclLanguage::kind_from_raw(raw)
@@ -102,6 +103,11 @@ pub(crate) fn bare_key_name(key: &SyntaxNode) -> Option<SmolStr> {
 }
 
 fn bare_name(key: &GreenNodeData) -> Option<SmolStr> {
+    bare_name_text(key).map(SmolStr::new)
+}
+
+/// [`bare_name`]'s text, as the tree holds it.
+fn bare_name_text(key: &GreenNodeData) -> Option<&str> {
     // The key's expression is its first child node that is one.
     let first = key
         .children()
@@ -110,7 +116,7 @@ fn bare_name(key: &GreenNodeData) -> Option<SmolStr> {
     if kind(first.kind()) != VARIABLE {
         return None;
     }
-    first_token(first, |k| k == IDENT).map(|(_, text)| SmolStr::new(text))
+    first_token(first, |k| k == IDENT).map(|(_, text)| text)
 }
 
 /// A `QUOTED_TEMPLATE` node without interpolations or directives as its
@@ -170,11 +176,13 @@ fn is_expr(green: &GreenNodeData) -> bool {
     <crate::ast::Expr as crate::ast::AstNode>::can_cast(kind(green.kind()))
 }
 
-/// A tuple or object constructor whose elements are all leaves (and, for
-/// an object, whose keys are all bare names), evaluated as evaluation
-/// walks it, without its nodes: the value, how many expressions
-/// evaluation counts on the way (its elements, not itself) and the
-/// longest string among them. `None` for any other constructor.
+/// A tuple or object constructor made of constants only, evaluated as
+/// evaluation walks it, without its nodes: its elements are leaves or
+/// such constructors again (up to [`MAX_CONSTANT_DEPTH`] levels), and an
+/// object's keys are bare names or quoted strings without interpolation.
+/// The value, how many expressions evaluation counts on the way (every
+/// element, key string and nested constructor inside it, not itself) and
+/// the longest string among them. `None` for any other constructor.
 pub(crate) struct LeafCollection {
     /// The value.
     pub(crate) value: Value,
@@ -184,58 +192,183 @@ pub(crate) struct LeafCollection {
     pub(crate) longest: usize,
 }
 
-/// See [`LeafCollection`].
-pub(crate) fn leaf_collection(node: &SyntaxNode) -> Option<LeafCollection> {
+/// Nesting read without nodes; deeper constructors take the general path
+/// (which grows the stack as it goes).
+const MAX_CONSTANT_DEPTH: u32 = 32;
+
+/// See [`LeafCollection`]. When the constructor is not made of constants,
+/// the offset in the text of the first element (in the order evaluation
+/// goes) that is not one: a walk of any constructor around that element
+/// fails there again, so callers skip it (see [`Miss`]).
+pub(crate) fn leaf_collection(node: &SyntaxNode) -> Result<LeafCollection, TextSize> {
+    let mut walk = ConstantWalk {
+        steps: 0,
+        longest: 0,
+    };
     let green = node.green();
-    let mut steps = 0u64;
-    let mut longest = 0usize;
-    let mut leaf = |g: &GreenNodeData| {
-        let v = leaf_value(g)?;
-        steps += 1;
+    match walk.collection(&green, 0) {
+        Ok(value) => Ok(LeafCollection {
+            value,
+            steps: walk.steps,
+            longest: walk.longest,
+        }),
+        Err(missed) => {
+            let start = node.text_range().start();
+            Err(offset_of(&green, missed, start).unwrap_or(start))
+        }
+    }
+}
+
+/// The offset of `target`, a node inside `green` (which starts at
+/// `start`): looked for only when a walk fails, so that the walk itself
+/// reads no lengths.
+fn offset_of(
+    green: &GreenNodeData,
+    target: *const GreenNodeData,
+    start: TextSize,
+) -> Option<TextSize> {
+    if std::ptr::eq(green, target) {
+        return Some(start);
+    }
+    let mut at = start;
+    for child in green.children() {
+        if let NodeOrToken::Node(n) = child
+            && let Some(found) = offset_of(n, target, at)
+        {
+            return Some(found);
+        }
+        at += child.text_len();
+    }
+    None
+}
+
+/// Where the last walk of a constructor met something not constant. A
+/// constructor that contains that place is not walked again: without
+/// this, a deep constant tree with one variable at the bottom would be
+/// walked once for each level above the variable.
+#[derive(Default)]
+pub(crate) struct Miss(Option<TextSize>);
+
+impl Miss {
+    /// [`leaf_collection`], unless `node` holds the last miss.
+    pub(crate) fn leaf_collection(&mut self, node: &SyntaxNode) -> Option<LeafCollection> {
+        if let Some(at) = self.0
+            && node.text_range().contains(at)
+        {
+            return None;
+        }
+        match leaf_collection(node) {
+            Ok(c) => Some(c),
+            Err(at) => {
+                self.0 = Some(at);
+                None
+            }
+        }
+    }
+}
+
+/// The counts of a walk over a constant constructor.
+struct ConstantWalk {
+    steps: u64,
+    longest: usize,
+}
+
+/// The node a walk stopped at.
+type Missed = *const GreenNodeData;
+
+impl ConstantWalk {
+    /// An element: one step, plus its own elements for a constructor (its
+    /// operand for a sign). `Err` with the first part that is not constant.
+    fn element(&mut self, green: &GreenNodeData, depth: u32) -> Result<Value, Missed> {
+        let v = match kind(green.kind()) {
+            TUPLE | OBJECT if depth < MAX_CONSTANT_DEPTH => self.collection(green, depth + 1)?,
+            UNARY => self.sign(green).ok_or(green as Missed)?,
+            _ => leaf_value(green).ok_or(green as Missed)?,
+        };
+        self.steps += 1;
         if let Value::String(s) = &v {
-            longest = longest.max(s.len());
+            self.longest = self.longest.max(s.len());
         }
+        Ok(v)
+    }
+
+    /// `-` before a number literal, `!` before `true` or `false`: the value
+    /// and one step for the operand.
+    fn sign(&mut self, green: &GreenNodeData) -> Option<Value> {
+        let op = first_token(green, |k| matches!(k, MINUS | BANG))?.0;
+        let operand = green
+            .children()
+            .filter_map(|c| c.into_node())
+            .find(|n| is_expr(n))?;
+        if kind(operand.kind()) != LITERAL {
+            return None;
+        }
+        let v = match (op, leaf_value(operand)?) {
+            (MINUS, Value::Number(n)) => Value::Number(n.neg()),
+            (BANG, Value::Bool(b)) => Value::Bool(!b),
+            _ => return None,
+        };
+        self.steps += 1;
         Some(v)
-    };
-    let value = match kind(green.kind()) {
-        TUPLE => {
-            let mut items = Vec::new();
-            for child in green.children().filter_map(|c| c.into_node()) {
-                if is_expr(child) {
-                    items.push(leaf(child)?);
+    }
+
+    fn collection(&mut self, green: &GreenNodeData, depth: u32) -> Result<Value, Missed> {
+        match kind(green.kind()) {
+            TUPLE => {
+                let mut items = Vec::new();
+                for child in green.children().filter_map(|c| c.into_node()) {
+                    if is_expr(child) {
+                        items.push(self.element(child, depth)?);
+                    }
                 }
+                Ok(Value::Tuple(items))
             }
-            Value::Tuple(items)
-        }
-        OBJECT => {
-            let mut out = std::collections::BTreeMap::new();
-            for item in green.children().filter_map(|c| c.into_node()) {
-                if kind(item.kind()) != OBJECT_ITEM {
-                    continue;
+            OBJECT => {
+                let mut out = std::collections::BTreeMap::new();
+                for item in green.children().filter_map(|c| c.into_node()) {
+                    if kind(item.kind()) != OBJECT_ITEM {
+                        continue;
+                    }
+                    let mut nodes = item.children().filter_map(|c| c.into_node());
+                    let Some(key) = nodes.clone().find(|n| kind(n.kind()) == OBJECT_KEY) else {
+                        continue;
+                    };
+                    let key = self.key(key)?;
+                    // The value is the item's first child that is an expression.
+                    let value = match nodes.find(|n| is_expr(n)) {
+                        Some(v) => self.element(v, depth)?,
+                        None => Value::Unknown(super::Type::Dynamic),
+                    };
+                    out.insert(key, value);
                 }
-                let mut nodes = item.children().filter_map(|c| c.into_node());
-                let Some(key) = nodes.clone().find(|n| kind(n.kind()) == OBJECT_KEY) else {
-                    continue;
-                };
-                let name = bare_name(key)?;
-                // The value is the item's first child that is an expression.
-                let value = match nodes.find(|n| is_expr(n)) {
-                    Some(v) => leaf(v)?,
-                    None => Value::Unknown(super::Type::Dynamic),
-                };
-                if let Value::String(k) = Value::string(&name) {
-                    out.insert(k, value);
-                }
+                Ok(Value::Object(out))
             }
-            Value::Object(out)
+            _ => Err(green),
         }
-        _ => return None,
-    };
-    Some(LeafCollection {
-        value,
-        steps,
-        longest,
-    })
+    }
+
+    /// An object key as evaluation reads it: a bare name as it is (no
+    /// step), a quoted string evaluated (one step); `Err` for any other.
+    fn key(&mut self, key: &GreenNodeData) -> Result<SmolStr, Missed> {
+        if let Some(name) = bare_name_text(key) {
+            return match Value::string(name) {
+                Value::String(k) => Ok(k),
+                _ => Err(key),
+            };
+        }
+        let expr = key
+            .children()
+            .filter_map(|c| c.into_node())
+            .find(|n| is_expr(n))
+            .ok_or(key as Missed)?;
+        if kind(expr.kind()) != QUOTED_TEMPLATE {
+            return Err(expr);
+        }
+        match self.element(expr, MAX_CONSTANT_DEPTH)? {
+            Value::String(k) => Ok(k),
+            _ => Err(expr),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -332,6 +465,16 @@ mod tests {
             "[1, 1e999999999999]",
             "[1, var.x]",
             r#"["a${b}"]"#,
+            r#"{ a = { b = [1, { c = "x" }] }, "k" = 2, "k" = [3], e = {} }"#,
+            r#"{ "a\u00e9" = 1, "an\u0303o" = "n", "${x}" = 2 }"#,
+            r#"{ true = 1, null = 2 }"#,
+            r#"[[[]], [{}], [[1, [2, [3]]]], [{ a = [var.x] }]]"#,
+            r#"{ a = [1, 1e999999999999] }"#,
+            "[-1, -0, !true, !false, -1.5e3, - 2, -(3), !1, -true, -null, --1]",
+            r#"{ a = [{ b = 1 }, { c = [var.x] }], d = { e = [{ f = -1 }] } }"#,
+            r#"[[[[1, 2, [3, "${x}"]]]], [[[4]]]]"#,
+            &format!("{}1{}", "[".repeat(40), "]".repeat(40)),
+            &format!("{}1{}", "{ a = ".repeat(40), " }".repeat(40)),
         ] {
             let e = exprs(text).into_iter().next().expect("an expression");
             let (slow, fast) = (evaluate(&e, &slow_ctx), evaluate(&e, &fast_ctx));
@@ -359,6 +502,42 @@ mod tests {
         assert_eq!(slow.diagnostics, fast.diagnostics);
         assert_eq!(fast.diagnostics.len(), 1);
         assert_eq!(console_string(&slow.value), console_string(&fast.value));
+        // Nested constructors and quoted keys count as their elements do:
+        // every limit from just below to just above what they take.
+        let budgeted = |steps, max_string_len, time| {
+            EvalContext::new().with_budget(Budget {
+                steps,
+                max_string_len,
+                time,
+                ..Budget::default()
+            })
+        };
+        for text in [
+            "[[1, 2], [3, [4]]]",
+            "[-1, { a = !true }]",
+            r#"{ a = { "bb" = "ccc" }, "dddd" = [1] }"#,
+        ] {
+            let e = exprs(text).into_iter().next().expect("an expression");
+            for steps in 1..12 {
+                for max_string_len in 1..6 {
+                    let slow = evaluate(
+                        &e,
+                        &budgeted(
+                            steps,
+                            max_string_len,
+                            Some(std::time::Duration::from_secs(3600)),
+                        ),
+                    );
+                    let fast = evaluate(&e, &budgeted(steps, max_string_len, None));
+                    assert_eq!(slow.diagnostics, fast.diagnostics, "{text} {steps}");
+                    assert_eq!(
+                        console_string(&slow.value),
+                        console_string(&fast.value),
+                        "{text} {steps} {max_string_len}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

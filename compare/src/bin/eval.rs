@@ -13,19 +13,31 @@
 //! the clock starts, and lowered once: hcl-rs's parser gives an AST with
 //! strings decoded and numbers parsed, which its evaluator walks; ours
 //! gives a lossless syntax tree, which [`CompiledExpr`] lowers to that
-//! kind of form. Then, for `ROUNDS` rounds, one pass of each evaluator
-//! over the expressions is timed, alternating which goes first. Reported:
-//! each one's best pass as expressions per second, the ratio of the best
-//! passes and the median of the rounds' ratios. It also reports
-//! hclwright's rate evaluating from the syntax tree (`evaluate`), lowering
-//! and evaluating (`CompiledExpr::new` then `evaluate`), and on every
-//! expression it evaluates (calls included). Before timing, it checks that
-//! the lowered form gives the same value and diagnostics as the tree.
+//! kind of form. Before timing, it checks that the lowered form gives the
+//! same value and diagnostics as the tree.
+//!
+//! Four comparisons follow, each over `ROUNDS` rounds of one pass of each
+//! side, alternating which goes first; each reports both sides' best
+//! pass, the ratio of the best passes and the median and range of the
+//! rounds' ratios:
+//!
+//! 1. `CompiledExpr::evaluate` (lowered once) against hcl-rs evaluating
+//!    its expressions copied out of their bodies. Target: 3×.
+//! 2. `evaluate` from each file's syntax tree against hcl-rs evaluating
+//!    each expression where its parser put it, in its file's body: both
+//!    read expressions spread through their files' parses, as a program
+//!    evaluating a module does. Target: 1×.
+//! 3. `evaluate` from each expression parsed again alone (a small tree
+//!    whose nodes sit together) against hcl-rs's copies. Target: 1×.
+//! 4. `CompiledExpr::new` then `evaluate` each time, against the copies.
+//!
+//! Then hclwright's rate on every expression it evaluates (calls included).
+//! `HCLWRIGHT_EVAL_PROFILE=kinds` prints, instead, the time by kind of
+//! expression (literal, string, object, …) of each side; `tree`, `alone`,
+//! `new`, `compiled` and `theirs` run one side many times for `perf`.
 //!
 //! Allocation is the system allocator's, as in a library user's program;
 //! `--features mimalloc` measures with mimalloc instead.
-//!
-//! hclwright's target is three times hcl-rs's rate.
 
 use hcl::eval::Evaluate;
 use hclwright::ast::{AstNode, Expr};
@@ -47,6 +59,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const ROUNDS: usize = 21;
 const TARGET_RATIO: f64 = 3.0;
+/// Evaluating from the syntax tree: at least hcl-rs's rate.
+const TREE_TARGET_RATIO: f64 = 1.0;
 
 fn main() {
     let dir = corpus::folder(std::env::args_os().nth(1).map(PathBuf::from), "fixtures");
@@ -56,13 +70,25 @@ fn main() {
     // (our expression, theirs) for every locals attribute and default.
     let mut ours_all: Vec<CompiledExpr> = Vec::new();
     let mut pairs: Vec<(Expr, CompiledExpr, hcl::Expression)> = Vec::new();
+    // hcl-rs's expressions where its parser put them, in their files'
+    // bodies (as ours are in their files' trees).
+    let hcl_bodies: Vec<Option<hcl::Body>> = files
+        .iter()
+        .map(|(path, text)| {
+            path.extension()
+                .is_some_and(|e| e == "tf")
+                .then(|| hcl::parse(text).ok())
+                .flatten()
+        })
+        .collect();
+    let mut in_place: Vec<&hcl::Expression> = Vec::new();
     let mut seen = 0usize;
-    for (path, text) in &files {
+    for ((path, text), hcl_body) in files.iter().zip(&hcl_bodies) {
         if path.extension().is_none_or(|e| e != "tf") {
             continue;
         }
         let parse = hclwright::parse(text);
-        let Ok(body) = hcl::parse(text) else { continue };
+        let Some(body) = hcl_body else { continue };
         let Some(our_body) = parse.body() else {
             continue;
         };
@@ -86,12 +112,12 @@ fn main() {
                 _ => {}
             }
         }
-        let mut theirs: Vec<(String, String, hcl::Expression)> = Vec::new();
+        let mut theirs: Vec<(String, String, &hcl::Expression)> = Vec::new();
         for block in body.blocks() {
             match block.identifier() {
                 "locals" => {
                     for a in block.body().attributes() {
-                        theirs.push(("locals".into(), a.key().to_string(), a.expr().clone()));
+                        theirs.push(("locals".into(), a.key().to_string(), a.expr()));
                     }
                 }
                 "variable" => {
@@ -101,7 +127,7 @@ fn main() {
                             .first()
                             .map(|l| l.as_str().to_string())
                             .unwrap_or_default();
-                        theirs.push(("variable".into(), label, a.expr().clone()));
+                        theirs.push(("variable".into(), label, a.expr()));
                     }
                 }
                 _ => {}
@@ -119,7 +145,8 @@ fn main() {
             let (_, _, t) = theirs.swap_remove(pos);
             if t.evaluate(&hcl_ctx).is_ok() {
                 let compiled = CompiledExpr::new(&e);
-                pairs.push((e, compiled, t));
+                pairs.push((e, compiled, t.clone()));
+                in_place.push(t);
             }
         }
     }
@@ -140,72 +167,6 @@ fn main() {
             "the lowered form of `{e}` disagrees with its tree"
         );
     }
-    if let Some(what) = std::env::var_os("HCLWRIGHT_EVAL_PROFILE") {
-        // Only our evaluator, many times: for `perf record`. `tree`
-        // evaluates from the syntax tree, `new` lowers and evaluates, any
-        // other value evaluates the lowered forms.
-        for _ in 0..2_000 {
-            for (e, c, _) in &pairs {
-                match what.to_str() {
-                    Some("tree") => {
-                        black_box(hclwright::eval::evaluate(black_box(e), &ctx));
-                    }
-                    Some("new") => {
-                        black_box(CompiledExpr::new(black_box(e)).evaluate(&ctx));
-                    }
-                    _ => {
-                        black_box(black_box(c).evaluate(&ctx));
-                    }
-                }
-            }
-        }
-        return;
-    }
-    let comparison = rounds::compare(
-        ROUNDS,
-        || {
-            pairs
-                .iter()
-                .map(|(_, c, _)| black_box(c).evaluate(&ctx).value)
-                .collect::<Vec<_>>()
-        },
-        || {
-            pairs
-                .iter()
-                .map(|(_, _, t)| black_box(t).evaluate(&hcl_ctx).ok())
-                .collect::<Vec<_>>()
-        },
-    );
-    let (best_ours, best_theirs) = (comparison.ours, comparison.theirs);
-    let n = pairs.len() as f64;
-    for (name, t) in [
-        ("CompiledExpr::evaluate", best_ours),
-        ("hcl::eval::Evaluate", best_theirs),
-    ] {
-        println!(
-            "{name:<28} {:>8.3} ms {:>12.0} expressions/s",
-            t.as_secs_f64() * 1e3,
-            n / t.as_secs_f64()
-        );
-    }
-    let best_of_5 = |f: &mut dyn FnMut() -> Vec<hclwright::eval::Value>| {
-        (0..5)
-            .map(|_| rounds::time(&mut *f))
-            .min()
-            .unwrap_or(Duration::MAX)
-    };
-    let tree = best_of_5(&mut || {
-        pairs
-            .iter()
-            .map(|(e, _, _)| hclwright::eval::evaluate(black_box(e), &ctx).value)
-            .collect()
-    });
-    let lowering = best_of_5(&mut || {
-        pairs
-            .iter()
-            .map(|(e, _, _)| CompiledExpr::new(black_box(e)).evaluate(&ctx).value)
-            .collect()
-    });
     // The same expressions, each parsed again alone: its tree is small
     // and its nodes sit together in memory, as hcl-rs's copied
     // expressions do, rather than spread through their files' trees.
@@ -217,24 +178,126 @@ fn main() {
         .iter()
         .filter_map(|p| p.syntax().descendants().find_map(Expr::cast))
         .collect();
-    let tree_alone = best_of_5(&mut || {
-        alone
-            .iter()
-            .map(|e| hclwright::eval::evaluate(black_box(e), &ctx).value)
-            .collect()
-    });
+    assert_eq!(alone.len(), pairs.len());
+    if let Some(what) = std::env::var_os("HCLWRIGHT_EVAL_PROFILE") {
+        profile(&what.to_string_lossy(), &pairs, &alone, &ctx, &hcl_ctx);
+        return;
+    }
+    let n = pairs.len() as f64;
+    let rate = |t: Duration| n / t.as_secs_f64();
+    let ms = |t: Duration| t.as_secs_f64() * 1e3;
+    let from_tree = |e: &Expr| hclwright::eval::evaluate(black_box(e), &ctx).value;
+    let theirs_copied = |t: &hcl::Expression| black_box(t).evaluate(&hcl_ctx).ok();
+
+    println!(
+        "1. CompiledExpr::evaluate (lowered once) against hcl-rs (expressions copied out of their bodies)"
+    );
+    let compiled = rounds::compare(
+        ROUNDS,
+        || {
+            pairs
+                .iter()
+                .map(|(_, c, _)| black_box(c).evaluate(&ctx).value)
+                .collect::<Vec<_>>()
+        },
+        || {
+            pairs
+                .iter()
+                .map(|(_, _, t)| theirs_copied(t))
+                .collect::<Vec<_>>()
+        },
+    );
     for (name, t) in [
-        ("evaluate (from the tree)", tree),
-        ("CompiledExpr::new+evaluate", lowering),
-        ("evaluate (trees alone)", tree_alone),
+        ("CompiledExpr::evaluate", compiled.ours),
+        ("hcl::eval::Evaluate", compiled.theirs),
     ] {
         println!(
-            "{name:<28} {:>8.3} ms {:>12.0} expressions/s ({:.2}x hcl-rs)",
-            t.as_secs_f64() * 1e3,
-            n / t.as_secs_f64(),
-            best_theirs.as_secs_f64() / t.as_secs_f64()
+            "{name:<28} {:>8.3} ms {:>12.0} expressions/s",
+            ms(t),
+            rate(t)
         );
     }
+    println!("{}\n", compiled.verdict(TARGET_RATIO));
+
+    println!(
+        "2. evaluate from each file's syntax tree against hcl-rs evaluating each expression in its file's body"
+    );
+    let in_file = rounds::compare(
+        ROUNDS,
+        || {
+            pairs
+                .iter()
+                .map(|(e, _, _)| from_tree(e))
+                .collect::<Vec<_>>()
+        },
+        || {
+            in_place
+                .iter()
+                .map(|t| black_box(*t).evaluate(&hcl_ctx).ok())
+                .collect::<Vec<_>>()
+        },
+    );
+    for (name, t) in [
+        ("evaluate (file trees)", in_file.ours),
+        ("hcl-rs (file bodies)", in_file.theirs),
+    ] {
+        println!(
+            "{name:<28} {:>8.3} ms {:>12.0} expressions/s",
+            ms(t),
+            rate(t)
+        );
+    }
+    println!("{}\n", in_file.verdict(TREE_TARGET_RATIO));
+
+    println!("3. evaluate from each expression's tree parsed alone against hcl-rs's copies");
+    let compact = rounds::compare(
+        ROUNDS,
+        || alone.iter().map(from_tree).collect::<Vec<_>>(),
+        || {
+            pairs
+                .iter()
+                .map(|(_, _, t)| theirs_copied(t))
+                .collect::<Vec<_>>()
+        },
+    );
+    for (name, t) in [
+        ("evaluate (trees alone)", compact.ours),
+        ("hcl-rs (copies)", compact.theirs),
+    ] {
+        println!(
+            "{name:<28} {:>8.3} ms {:>12.0} expressions/s",
+            ms(t),
+            rate(t)
+        );
+    }
+    println!("{}\n", compact.verdict(TREE_TARGET_RATIO));
+
+    println!(
+        "4. lowering and evaluating each time (CompiledExpr::new, then evaluate) against hcl-rs's copies"
+    );
+    let lowering = rounds::compare(
+        ROUNDS,
+        || {
+            pairs
+                .iter()
+                .map(|(e, _, _)| CompiledExpr::new(black_box(e)).evaluate(&ctx).value)
+                .collect::<Vec<_>>()
+        },
+        || {
+            pairs
+                .iter()
+                .map(|(_, _, t)| theirs_copied(t))
+                .collect::<Vec<_>>()
+        },
+    );
+    println!(
+        "{:<28} {:>8.3} ms {:>12.0} expressions/s",
+        "CompiledExpr::new+evaluate",
+        ms(lowering.ours),
+        rate(lowering.ours)
+    );
+    println!("{}\n", lowering.verdict(TREE_TARGET_RATIO));
+
     let all = (0..5)
         .map(|_| {
             rounds::time(|| {
@@ -247,9 +310,89 @@ fn main() {
         .min()
         .unwrap_or(Duration::MAX);
     println!(
-        "hclwright on all {} it evaluates (calls included): {:.0} expressions/s",
+        "hclwright on all {} it evaluates (calls included), lowered: {:.0} expressions/s",
         ours_all.len(),
         ours_all.len() as f64 / all.as_secs_f64()
     );
-    println!("\n{}", comparison.verdict(TARGET_RATIO));
+}
+
+/// One evaluator many times over, for `perf record`
+/// (`HCLWRIGHT_EVAL_PROFILE=tree|alone|new|compiled|theirs`), or (`kinds`)
+/// the time of each kind of expression, summed over the expressions of
+/// that kind: each expression's best of 50 runs of 20 evaluations, from
+/// its tree parsed alone and by hcl-rs from its copy.
+fn profile(
+    what: &str,
+    pairs: &[(Expr, CompiledExpr, hcl::Expression)],
+    alone: &[Expr],
+    ctx: &hclwright::eval::EvalContext,
+    hcl_ctx: &hcl::eval::Context,
+) {
+    if what == "kinds" {
+        let mut by: std::collections::BTreeMap<String, (usize, Duration, Duration)> =
+            Default::default();
+        let best = |f: &mut dyn FnMut()| {
+            (0..50)
+                .map(|_| {
+                    rounds::time(|| {
+                        for _ in 0..20 {
+                            f();
+                        }
+                    })
+                })
+                .min()
+                .unwrap_or(Duration::MAX)
+                / 20
+        };
+        for ((_, _, t), e) in pairs.iter().zip(alone) {
+            let kind = match e {
+                Expr::Literal(l) if l.syntax().text().to_string().parse::<f64>().is_ok() => {
+                    "LITERAL (number)".to_string()
+                }
+                _ => format!("{:?}", e.syntax().kind()),
+            };
+            let ours = best(&mut || {
+                black_box(hclwright::eval::evaluate(black_box(e), ctx));
+            });
+            let theirs = best(&mut || {
+                black_box(black_box(t).evaluate(hcl_ctx).ok());
+            });
+            let entry = by.entry(kind).or_default();
+            entry.0 += 1;
+            entry.1 += ours;
+            entry.2 += theirs;
+        }
+        println!(
+            "{:<20} {:>6} {:>10} {:>10} {:>6}",
+            "kind", "count", "ours", "hcl-rs", "ratio"
+        );
+        for (kind, (count, ours, theirs)) in by {
+            println!(
+                "{kind:<20} {count:>6} {:>7.1} µs {:>7.1} µs {:>5.2}x",
+                ours.as_secs_f64() * 1e6,
+                theirs.as_secs_f64() * 1e6,
+                theirs.as_secs_f64() / ours.as_secs_f64()
+            );
+        }
+        return;
+    }
+    for _ in 0..2_000 {
+        match what {
+            "tree" => pairs.iter().for_each(|(e, _, _)| {
+                black_box(hclwright::eval::evaluate(black_box(e), ctx));
+            }),
+            "alone" => alone.iter().for_each(|e| {
+                black_box(hclwright::eval::evaluate(black_box(e), ctx));
+            }),
+            "new" => pairs.iter().for_each(|(e, _, _)| {
+                black_box(CompiledExpr::new(black_box(e)).evaluate(ctx));
+            }),
+            "theirs" => pairs.iter().for_each(|(_, _, t)| {
+                black_box(black_box(t).evaluate(hcl_ctx).ok());
+            }),
+            _ => pairs.iter().for_each(|(_, c, _)| {
+                black_box(black_box(c).evaluate(ctx));
+            }),
+        }
+    }
 }
