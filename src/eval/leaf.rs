@@ -206,7 +206,7 @@ pub(crate) fn leaf_collection(node: &SyntaxNode) -> Result<LeafCollection, TextS
         longest: 0,
     };
     let green = node.green();
-    match walk.collection(&green, 0) {
+    match walk.collection(green, 0) {
         Ok(value) => Ok(LeafCollection {
             value,
             steps: walk.steps,
@@ -214,7 +214,7 @@ pub(crate) fn leaf_collection(node: &SyntaxNode) -> Result<LeafCollection, TextS
         }),
         Err(missed) => {
             let start = node.text_range().start();
-            Err(offset_of(&green, missed, start).unwrap_or(start))
+            Err(offset_of(green, missed, start).unwrap_or(start))
         }
     }
 }
