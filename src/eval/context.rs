@@ -154,6 +154,19 @@ impl EvalContext {
             .unwrap_or_default()
     }
 
+    /// The step limit and the longest string of [`budget`](Self::budget),
+    /// without cloning it (its cancellation flag is shared).
+    pub(crate) fn budget_limits(&self) -> (u64, usize) {
+        match (&self.budget, self.parent.as_deref()) {
+            (Some(b), _) => (b.steps, b.max_string_len),
+            (None, Some(parent)) => parent.budget_limits(),
+            (None, None) => {
+                let b = Budget::default();
+                (b.steps, b.max_string_len)
+            }
+        }
+    }
+
     /// Defines (or replaces) a variable.
     pub fn set_variable(&mut self, name: impl Into<String>, value: Value) -> &mut Self {
         self.variables.insert(name.into(), value);

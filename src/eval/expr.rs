@@ -28,12 +28,39 @@ pub struct Evaluation {
 
 /// Evaluates `expr` in `ctx`.
 pub fn evaluate(expr: &Expr, ctx: &EvalContext) -> Evaluation {
+    if let Some(value) = lone_leaf(expr, ctx) {
+        return Evaluation {
+            value,
+            diagnostics: Vec::new(),
+        };
+    }
     let mut ev = Evaluator::new(ctx);
     let value = ev.eval(expr);
     Evaluation {
         value,
         diagnostics: ev.diagnostics,
     }
+}
+
+/// An expression that is a literal or a quoted string without
+/// interpolation, and so one step: its value, when evaluating it would
+/// report nothing (the budget allows a step and the string's length).
+/// Most expressions a program evaluates one at a time are such leaves
+/// (defaults, tags, settings), and they need no evaluator.
+fn lone_leaf(expr: &Expr, ctx: &EvalContext) -> Option<Value> {
+    let value = match expr {
+        Expr::Literal(l) => match leaf::literal(l.syntax()) {
+            leaf::Literal::Value(v) => v,
+            leaf::Literal::BadNumber(_) | leaf::Literal::Missing => return None,
+        },
+        Expr::QuotedTemplate(t) => leaf::literal_string(t.syntax())?,
+        _ => return None,
+    };
+    let (steps, max_string_len) = ctx.budget_limits();
+    if steps == 0 || matches!(&value, Value::String(s) if s.len() > max_string_len) {
+        return None;
+    }
+    Some(value)
 }
 
 /// Parses and evaluates one expression; syntax errors and evaluation

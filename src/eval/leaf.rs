@@ -540,6 +540,61 @@ mod tests {
         }
     }
 
+    /// A literal or plain string evaluated alone (without an evaluator)
+    /// gives what the evaluator gives for it, budget errors included: each
+    /// is compared with itself in parentheses, which the evaluator walks.
+    #[test]
+    fn lone_leaves_evaluate_as_the_evaluator_does() {
+        use crate::eval::{Budget, EvalContext, console_string, evaluate};
+        for text in [
+            "1",
+            "-1",
+            "null",
+            "true",
+            r#""""#,
+            r#""abc""#,
+            r#""a\u00e9\n""#,
+            r#""an\u0303o""#,
+            "1e999999999999",
+            r#""a${b}""#,
+            "007",
+        ] {
+            let lone = exprs(text).into_iter().next().expect("an expression");
+            let wrapped = exprs(&format!("({text})"))
+                .into_iter()
+                .next()
+                .expect("an expression");
+            for steps in 0..3 {
+                for max_string_len in [0, 1, 3, 64] {
+                    // The parentheses take a step of their own.
+                    let ctx = |steps| {
+                        EvalContext::new().with_budget(Budget {
+                            steps,
+                            max_string_len,
+                            ..Budget::default()
+                        })
+                    };
+                    let (a, b) = (
+                        evaluate(&lone, &ctx(steps)),
+                        evaluate(&wrapped, &ctx(steps + 1)),
+                    );
+                    assert_eq!(console_string(&a.value), console_string(&b.value), "{text}");
+                    let said = |d: &[crate::eval::Diagnostic]| {
+                        d.iter()
+                            // The step limit, which the message names, differs by one.
+                            .map(|d| (d.summary.clone(), d.detail.replace(char::is_numeric, "")))
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(
+                        said(&a.diagnostics),
+                        said(&b.diagnostics),
+                        "{text} {steps} {max_string_len}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn plain_integers_parse_as_decimals_do() {
         for text in [
