@@ -155,14 +155,19 @@ impl EvalContext {
     }
 
     /// The step limit and the longest string of [`budget`](Self::budget),
-    /// without cloning it (its cancellation flag is shared).
-    pub(crate) fn budget_limits(&self) -> (u64, usize) {
+    /// and whether it has a time limit or a cancellation flag, without
+    /// cloning it (its cancellation flag is shared).
+    pub(crate) fn budget_limits(&self) -> (u64, usize, bool) {
         match (&self.budget, self.parent.as_deref()) {
-            (Some(b), _) => (b.steps, b.max_string_len),
+            (Some(b), _) => (
+                b.steps,
+                b.max_string_len,
+                b.time.is_some() || b.cancel.is_some(),
+            ),
             (None, Some(parent)) => parent.budget_limits(),
             (None, None) => {
                 let b = Budget::default();
-                (b.steps, b.max_string_len)
+                (b.steps, b.max_string_len, false)
             }
         }
     }

@@ -42,22 +42,36 @@ pub fn evaluate(expr: &Expr, ctx: &EvalContext) -> Evaluation {
     }
 }
 
-/// An expression that is a literal or a quoted string without
-/// interpolation, and so one step: its value, when evaluating it would
-/// report nothing (the budget allows a step and the string's length).
-/// Most expressions a program evaluates one at a time are such leaves
-/// (defaults, tags, settings), and they need no evaluator.
+/// An expression that is a literal, a quoted string without
+/// interpolation, or a tuple or object of constants only: its value, when
+/// evaluating it would report nothing (the budget allows its steps and its
+/// strings' lengths). Most expressions a program evaluates one at a time
+/// are such constants (defaults, tags, settings), and they need no
+/// evaluator.
 fn lone_leaf(expr: &Expr, ctx: &EvalContext) -> Option<Value> {
-    let value = match expr {
+    let (steps, max_string_len, checked_as_it_goes) = ctx.budget_limits();
+    let (value, used, longest) = match expr {
         Expr::Literal(l) => match leaf::literal(l.syntax()) {
-            leaf::Literal::Value(v) => v,
+            leaf::Literal::Value(v) => (v, 1, 0),
             leaf::Literal::BadNumber(_) | leaf::Literal::Missing => return None,
         },
-        Expr::QuotedTemplate(t) => leaf::literal_string(t.syntax())?,
+        Expr::QuotedTemplate(t) => {
+            let v = leaf::literal_string(t.syntax())?;
+            let len = match &v {
+                Value::String(s) => s.len(),
+                _ => 0,
+            };
+            (v, 1, len)
+        }
+        // A time limit or a cancellation flag is checked as evaluation
+        // goes, at steps a walk without nodes does not count one by one.
+        Expr::Tuple(_) | Expr::Object(_) if !checked_as_it_goes => {
+            let c = leaf::leaf_collection(expr.syntax()).ok()?;
+            (c.value, c.steps + 1, c.longest)
+        }
         _ => return None,
     };
-    let (steps, max_string_len) = ctx.budget_limits();
-    if steps == 0 || matches!(&value, Value::String(s) if s.len() > max_string_len) {
+    if used > steps || longest > max_string_len {
         return None;
     }
     Some(value)

@@ -315,8 +315,9 @@ impl ConstantWalk {
     fn collection(&mut self, green: &GreenNodeData, depth: u32) -> Result<Value, Missed> {
         match kind(green.kind()) {
             TUPLE => {
-                let mut items = Vec::new();
-                for child in green.children().filter_map(|c| c.into_node()) {
+                let nodes = green.children().filter_map(|c| c.into_node());
+                let mut items = Vec::with_capacity(nodes.clone().count());
+                for child in nodes {
                     if is_expr(child) {
                         items.push(self.element(child, depth)?);
                     }
@@ -540,9 +541,9 @@ mod tests {
         }
     }
 
-    /// A literal or plain string evaluated alone (without an evaluator)
-    /// gives what the evaluator gives for it, budget errors included: each
-    /// is compared with itself in parentheses, which the evaluator walks.
+    /// A constant evaluated alone (without an evaluator) gives what the
+    /// evaluator gives for it, budget errors included: each is compared
+    /// with itself in parentheses, which the evaluator walks.
     #[test]
     fn lone_leaves_evaluate_as_the_evaluator_does() {
         use crate::eval::{Budget, EvalContext, console_string, evaluate};
@@ -558,13 +559,18 @@ mod tests {
             "1e999999999999",
             r#""a${b}""#,
             "007",
+            "[]",
+            "{}",
+            r#"[1, "abcd", [true]]"#,
+            r#"{ a = { "bb" = "ccc" }, d = [-1] }"#,
+            "[1, var.x]",
         ] {
             let lone = exprs(text).into_iter().next().expect("an expression");
             let wrapped = exprs(&format!("({text})"))
                 .into_iter()
                 .next()
                 .expect("an expression");
-            for steps in 0..3 {
+            for steps in 0..12 {
                 for max_string_len in [0, 1, 3, 64] {
                     // The parentheses take a step of their own.
                     let ctx = |steps| {
@@ -601,6 +607,8 @@ mod tests {
             "0",
             "7",
             "007",
+            "65535",
+            "65536",
             "1234567890123456789",
             "9999999999999999999",
             "18446744073709551615",

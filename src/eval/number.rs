@@ -62,6 +62,23 @@ enum Form {
     },
 }
 
+/// The whole numbers below this are made once, on first use, and shared
+/// after: a literal such as a port or a count then costs a reference count
+/// rather than two allocations each time it is read.
+const SMALL_LEN: usize = 1 << 16;
+
+static SMALL: [std::sync::OnceLock<Number>; SMALL_LEN] =
+    [const { std::sync::OnceLock::new() }; SMALL_LEN];
+
+/// The whole number `v` (below [`SMALL_LEN`]) at the standard precision.
+fn small(v: usize) -> Option<Number> {
+    let slot = SMALL.get(v)?;
+    Some(
+        slot.get_or_init(|| rounded(false, BigUint::from(v), 0, PRECISION, false))
+            .clone(),
+    )
+}
+
 /// An arithmetic operation with no defined result (`0/0`, `∞ - ∞`, `0 × ∞`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NotANumber;
@@ -145,6 +162,9 @@ impl Number {
             let v = bytes
                 .iter()
                 .fold(0u64, |acc, b| acc * 10 + u64::from(b - b'0'));
+            if !neg && let Some(n) = usize::try_from(v).ok().and_then(small) {
+                return Some(n);
+            }
             return Some(rounded(neg, BigUint::from(v), 0, PRECISION, false));
         }
         let mut digits = String::new();
