@@ -141,7 +141,7 @@ fn literal_string_of(green: &GreenNodeData) -> Option<Value> {
         None => {
             // One literal: no escapes and ASCII is the common case, and
             // its value is its text.
-            if first.is_ascii() && !first.contains(['\\', '$', '%']) {
+            if first.is_ascii() && memchr::memchr3(b'\\', b'$', b'%', first.as_bytes()).is_none() {
                 return Some(Value::String(SmolStr::new(first)));
             }
             return Some(Value::string(crate::ast::decode_quoted(first)));
