@@ -107,12 +107,27 @@ fn main() {
         } else {
             "rowan alone: build and drop"
         };
-        println!("{what}: best of {passes} passes {:.2} ms", best * 1e3);
+        let nodes = events
+            .iter()
+            .flatten()
+            .filter(|e| matches!(e, Event::Start(_)))
+            .count();
+        println!(
+            "{what}: best of {passes} passes {:.2} ms ({nodes} nodes)",
+            best * 1e3
+        );
         return;
     }
     println!(
         "{} files ({mb:.2} MB), best of {passes} passes",
         texts.len()
+    );
+    let count = |f: fn(&Event) -> bool| events.iter().flatten().filter(|e| f(e)).count();
+    println!(
+        "their trees: {} nodes, {} tokens of which {} allocated on their own",
+        count(|e| matches!(e, Event::Start(_))),
+        count(|e| matches!(e, Event::Shared(_) | Event::Own(..))),
+        count(|e| matches!(e, Event::Own(..))),
     );
     let mut best = [f64::INFINITY; 6];
     for _ in 0..passes {
