@@ -49,32 +49,27 @@ pub fn evaluate(expr: &Expr, ctx: &EvalContext) -> Evaluation {
 /// are such constants (defaults, tags, settings), and they need no
 /// evaluator.
 fn lone_leaf(expr: &Expr, ctx: &EvalContext) -> Option<Value> {
+    // Each arm hands its value straight back: moving a value just built
+    // through a tuple first was measured to stall on reading it back.
     let (steps, max_string_len, checked_as_it_goes) = ctx.budget_limits();
-    let (value, used, longest) = match expr {
+    if steps == 0 {
+        return None;
+    }
+    match expr {
         Expr::Literal(l) => match leaf::literal(l.syntax()) {
-            leaf::Literal::Value(v) => (v, 1, 0),
-            leaf::Literal::BadNumber(_) | leaf::Literal::Missing => return None,
+            leaf::Literal::Value(v) => Some(v),
+            leaf::Literal::BadNumber(_) | leaf::Literal::Missing => None,
         },
-        Expr::QuotedTemplate(t) => {
-            let v = leaf::literal_string(t.syntax())?;
-            let len = match &v {
-                Value::String(s) => s.len(),
-                _ => 0,
-            };
-            (v, 1, len)
-        }
+        Expr::QuotedTemplate(t) => leaf::literal_string(t.syntax())
+            .filter(|v| !matches!(v, Value::String(s) if s.len() > max_string_len)),
         // A time limit or a cancellation flag is checked as evaluation
         // goes, at steps a walk without nodes does not count one by one.
         Expr::Tuple(_) | Expr::Object(_) if !checked_as_it_goes => {
             let c = leaf::leaf_collection(expr.syntax()).ok()?;
-            (c.value, c.steps + 1, c.longest)
+            (c.steps < steps && c.longest <= max_string_len).then_some(c.value)
         }
-        _ => return None,
-    };
-    if used > steps || longest > max_string_len {
-        return None;
+        _ => None,
     }
-    Some(value)
 }
 
 /// Parses and evaluates one expression; syntax errors and evaluation
