@@ -188,6 +188,23 @@ fn main() {
     let ms = |t: Duration| t.as_secs_f64() * 1e3;
     let from_tree = |e: &Expr| hclwright::eval::evaluate(black_box(e), &ctx).value;
     let theirs_copied = |t: &hcl::Expression| black_box(t).evaluate(&hcl_ctx).ok();
+    // hcl-rs over its copies: the other side of comparisons 1, 3 and 4.
+    let theirs = || {
+        pairs
+            .iter()
+            .map(|(_, _, t)| theirs_copied(t))
+            .collect::<Vec<_>>()
+    };
+    let report = |names: [&str; 2], c: &rounds::Comparison, target: f64| {
+        for (name, t) in names.into_iter().zip([c.ours, c.theirs]) {
+            println!(
+                "{name:<28} {:>8.3} ms {:>12.0} expressions/s",
+                ms(t),
+                rate(t)
+            );
+        }
+        println!("{}\n", c.verdict(target));
+    };
 
     println!(
         "1. CompiledExpr::evaluate (lowered once) against hcl-rs (expressions copied out of their bodies)"
@@ -200,24 +217,13 @@ fn main() {
                 .map(|(_, c, _)| black_box(c).evaluate(&ctx).value)
                 .collect::<Vec<_>>()
         },
-        || {
-            pairs
-                .iter()
-                .map(|(_, _, t)| theirs_copied(t))
-                .collect::<Vec<_>>()
-        },
+        theirs,
     );
-    for (name, t) in [
-        ("CompiledExpr::evaluate", compiled.ours),
-        ("hcl::eval::Evaluate", compiled.theirs),
-    ] {
-        println!(
-            "{name:<28} {:>8.3} ms {:>12.0} expressions/s",
-            ms(t),
-            rate(t)
-        );
-    }
-    println!("{}\n", compiled.verdict(TARGET_RATIO));
+    report(
+        ["CompiledExpr::evaluate", "hcl::eval::Evaluate"],
+        &compiled,
+        TARGET_RATIO,
+    );
 
     println!(
         "2. evaluate from each file's syntax tree against hcl-rs evaluating each expression in its file's body"
@@ -237,40 +243,23 @@ fn main() {
                 .collect::<Vec<_>>()
         },
     );
-    for (name, t) in [
-        ("evaluate (file trees)", in_file.ours),
-        ("hcl-rs (file bodies)", in_file.theirs),
-    ] {
-        println!(
-            "{name:<28} {:>8.3} ms {:>12.0} expressions/s",
-            ms(t),
-            rate(t)
-        );
-    }
-    println!("{}\n", in_file.verdict(TREE_TARGET_RATIO));
+    report(
+        ["evaluate (file trees)", "hcl-rs (file bodies)"],
+        &in_file,
+        TREE_TARGET_RATIO,
+    );
 
     println!("3. evaluate from each expression's tree parsed alone against hcl-rs's copies");
     let compact = rounds::compare(
         ROUNDS,
         || alone.iter().map(from_tree).collect::<Vec<_>>(),
-        || {
-            pairs
-                .iter()
-                .map(|(_, _, t)| theirs_copied(t))
-                .collect::<Vec<_>>()
-        },
+        theirs,
     );
-    for (name, t) in [
-        ("evaluate (trees alone)", compact.ours),
-        ("hcl-rs (copies)", compact.theirs),
-    ] {
-        println!(
-            "{name:<28} {:>8.3} ms {:>12.0} expressions/s",
-            ms(t),
-            rate(t)
-        );
-    }
-    println!("{}\n", compact.verdict(TREE_TARGET_RATIO));
+    report(
+        ["evaluate (trees alone)", "hcl-rs (copies)"],
+        &compact,
+        TREE_TARGET_RATIO,
+    );
 
     println!(
         "4. lowering and evaluating each time (CompiledExpr::new, then evaluate) against hcl-rs's copies"
@@ -283,20 +272,13 @@ fn main() {
                 .map(|(e, _, _)| CompiledExpr::new(black_box(e)).evaluate(&ctx).value)
                 .collect::<Vec<_>>()
         },
-        || {
-            pairs
-                .iter()
-                .map(|(_, _, t)| theirs_copied(t))
-                .collect::<Vec<_>>()
-        },
+        theirs,
     );
-    println!(
-        "{:<28} {:>8.3} ms {:>12.0} expressions/s",
-        "CompiledExpr::new+evaluate",
-        ms(lowering.ours),
-        rate(lowering.ours)
+    report(
+        ["CompiledExpr::new+evaluate", "hcl-rs (copies)"],
+        &lowering,
+        TREE_TARGET_RATIO,
     );
-    println!("{}\n", lowering.verdict(TREE_TARGET_RATIO));
 
     let all = (0..5)
         .map(|_| {
