@@ -28,13 +28,16 @@ pub struct Evaluation {
 
 /// Evaluates `expr` in `ctx`.
 pub fn evaluate(expr: &Expr, ctx: &EvalContext) -> Evaluation {
-    if let Some(value) = lone_leaf(expr, ctx) {
+    let mut miss = leaf::Miss::default();
+    if let Some(value) = lone_constant(expr, ctx, &mut miss) {
         return Evaluation {
             value,
             diagnostics: Vec::new(),
         };
     }
     let mut ev = Evaluator::new(ctx);
+    // A constructor that was not constant is not walked again.
+    ev.constant_miss = miss;
     let value = ev.eval(expr);
     Evaluation {
         value,
@@ -47,8 +50,8 @@ pub fn evaluate(expr: &Expr, ctx: &EvalContext) -> Evaluation {
 /// evaluating it would report nothing (the budget allows its steps and its
 /// strings' lengths). Most expressions a program evaluates one at a time
 /// are such constants (defaults, tags, settings), and they need no
-/// evaluator.
-fn lone_leaf(expr: &Expr, ctx: &EvalContext) -> Option<Value> {
+/// evaluator. A constructor's walk that fails leaves its place in `miss`.
+fn lone_constant(expr: &Expr, ctx: &EvalContext, miss: &mut leaf::Miss) -> Option<Value> {
     // Each arm hands its value straight back: moving a value just built
     // through a tuple first was measured to stall on reading it back.
     let (steps, max_string_len, checked_as_it_goes) = ctx.budget_limits();
@@ -65,7 +68,7 @@ fn lone_leaf(expr: &Expr, ctx: &EvalContext) -> Option<Value> {
         // A time limit or a cancellation flag is checked as evaluation
         // goes, at steps a walk without nodes does not count one by one.
         Expr::Tuple(_) | Expr::Object(_) if !checked_as_it_goes => {
-            let c = leaf::leaf_collection(expr.syntax()).ok()?;
+            let c = miss.leaf_collection(expr.syntax())?;
             (c.steps < steps && c.longest <= max_string_len).then_some(c.value)
         }
         _ => None,
