@@ -28,6 +28,19 @@ pub struct Evaluation {
 
 /// Evaluates `expr` in `ctx`.
 pub fn evaluate(expr: &Expr, ctx: &EvalContext) -> Evaluation {
+    // A plain string, the commonest expression, is built where it is
+    // returned (see `leaf::string_value`).
+    if let Expr::QuotedTemplate(t) = expr
+        && let Some(text) = leaf::verbatim_text(&t.syntax().green())
+    {
+        let (steps, max_string_len, _) = ctx.budget_limits();
+        if steps > 0 && text.len() <= max_string_len {
+            return Evaluation {
+                value: leaf::string_value(text),
+                diagnostics: Vec::new(),
+            };
+        }
+    }
     let mut miss = leaf::Miss::default();
     if let Some(value) = lone_constant(expr, ctx, &mut miss) {
         return Evaluation {
@@ -63,7 +76,8 @@ fn lone_constant(expr: &Expr, ctx: &EvalContext, miss: &mut leaf::Miss) -> Optio
             leaf::Literal::Value(v) => Some(v),
             leaf::Literal::BadNumber(_) | leaf::Literal::Missing => None,
         },
-        Expr::QuotedTemplate(t) => leaf::literal_string(t.syntax())
+        // A plain string was taken by `evaluate`; these are the others.
+        Expr::QuotedTemplate(t) => leaf::decoded_string(&t.syntax().green())
             .filter(|v| !matches!(v, Value::String(s) if s.len() > max_string_len)),
         // A time limit or a cancellation flag is checked as evaluation
         // goes, at steps a walk without nodes does not count one by one.

@@ -26,6 +26,13 @@ pub(crate) fn nfc(s: &str) -> String {
 /// assert_eq!(Value::set(Type::Number, vec![Value::int(2), Value::int(1), Value::int(2)]).len(), Some(2));
 /// ```
 #[derive(Debug)]
+// A whole word for the variant's tag: a value is then built with word
+// stores and moved with word loads that line up with them. With a byte
+// tag, a move copies the bytes after the tag at odd offsets, and reading
+// them so soon after they were written stalls the processor (measured on
+// `compare --bin eval`'s kinds: tuples 0.96x -> 1.11x hcl-rs, literals
+// 1.22x -> 1.50x, objects 1.07x -> 1.21x). The size is the same.
+#[repr(u64)]
 pub enum Value {
     /// A null of the given type.
     Null(Type),
@@ -448,5 +455,19 @@ fn write_set_key(v: &Value, out: &mut String) {
 impl PartialEq for Value {
     fn eq(&self, other: &Value) -> bool {
         self.raw_equals(other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-sized tag costs no space: a value, and an optional one
+    /// (which keeps its place in the tag's unused values), are eight words.
+    #[test]
+    fn a_value_is_eight_words() {
+        assert_eq!(std::mem::size_of::<Value>(), 64);
+        assert_eq!(std::mem::size_of::<Option<Value>>(), 64);
+        assert_eq!(std::mem::size_of::<Result<Value, *const u8>>(), 64);
     }
 }

@@ -34,7 +34,8 @@
 //! Then hclwright's rate on every expression it evaluates (calls included).
 //! `HCLWRIGHT_EVAL_PROFILE=kinds` prints, instead, the time by kind of
 //! expression (literal, string, object, …) of each side; `tree`, `alone`,
-//! `new`, `compiled` and `theirs` run one side many times for `perf`.
+//! `new`, `compiled` and `theirs` run one side many times for `perf`;
+//! `HCLWRIGHT_EVAL_KIND=TUPLE` (a syntax kind) keeps to that kind.
 //!
 //! Allocation is the system allocator's, as in a library user's program;
 //! `--features mimalloc` measures with mimalloc instead.
@@ -180,6 +181,17 @@ fn main() {
         .collect();
     assert_eq!(alone.len(), pairs.len());
     if let Some(what) = std::env::var_os("HCLWRIGHT_EVAL_PROFILE") {
+        // `HCLWRIGHT_EVAL_KIND=TUPLE` (a syntax kind) profiles that kind only.
+        let kind = std::env::var("HCLWRIGHT_EVAL_KIND").ok();
+        let keep = |e: &Expr| {
+            kind.as_deref()
+                .is_none_or(|k| format!("{:?}", e.syntax().kind()) == k)
+        };
+        let (pairs, alone): (Vec<_>, Vec<_>) = pairs
+            .into_iter()
+            .zip(alone)
+            .filter(|(_, e)| keep(e))
+            .unzip();
         profile(&what.to_string_lossy(), &pairs, &alone, &ctx, &hcl_ctx);
         return;
     }
@@ -358,7 +370,8 @@ fn profile(
         }
         return;
     }
-    for _ in 0..2_000 {
+    // About five million evaluations, however few expressions are kept.
+    for _ in 0..(5_000_000 / pairs.len().max(1)).max(2_000) {
         match what {
             "tree" => pairs.iter().for_each(|(e, _, _)| {
                 black_box(hclwright::eval::evaluate(black_box(e), ctx));
