@@ -166,3 +166,33 @@ fn serde_decodes_both_syntaxes_the_same_and_places_errors() {
     let shown = err.render("c.tf.json", text);
     assert!(shown.starts_with("c.tf.json:2:31: "), "{shown}");
 }
+
+/// `Body::attribute` takes what reading the body with a schema of that one
+/// attribute takes: the first of duplicates, none without a value, none
+/// for a name a partial read has taken away, and blocks of that name are
+/// not attributes.
+#[test]
+fn one_attribute_is_what_a_schema_of_it_reads() {
+    let text = "a = 1\na = 2\nb =\nc = 3\nb = 4\nd {\n}\nd = \"x\"\ne = [1]\n";
+    let parse = hclwright::parse(text);
+    let body = Body::from_native(&parse);
+    let (_, rest, _) = body.partial_content(&Schema::new().attribute("e"));
+    let ctx = EvalContext::new();
+    let show = |a: Option<hclwright::model::Attribute>| {
+        a.map(|a| {
+            let v = console_string(&a.expr.evaluate(&ctx).value);
+            format!("{} {:?} {:?} = {v}", a.name, a.name_range, a.range)
+        })
+    };
+    let mut seen = 0;
+    for body in [&body, &rest] {
+        for name in ["a", "b", "c", "d", "e", "f"] {
+            let (mut content, _, _) = body.partial_content(&Schema::new().attribute(name));
+            let read = show(content.attributes.remove(name));
+            seen += usize::from(read.is_some());
+            assert_eq!(show(body.attribute(name)), read, "{name}");
+        }
+    }
+    // a, b, c, d and e in the body; e is gone from the rest.
+    assert_eq!(seen, 9);
+}

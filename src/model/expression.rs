@@ -182,24 +182,145 @@ pub(crate) fn local_references_in(root: &SyntaxNode, out: &mut Vec<String>) {
     references_under_in(root, "local", out);
 }
 
-/// The names after `name.` in the traversals under `root` (`var.NAME`).
+/// The names after `name.` in the traversals under `root` (`var.NAME`),
+/// in the order of the text.
+///
+/// Read from the green tree: a walk of the syntax tree makes (and frees)
+/// a node for every node it passes, and this runs over every local of a
+/// module.
 pub(crate) fn references_under_in(root: &SyntaxNode, name: &str, out: &mut Vec<String>) {
-    for node in root.descendants() {
-        if node.kind() != VARIABLE || node.text() != name {
-            continue;
+    if root.kind() == VARIABLE {
+        // A variable alone: whether it is `name.ATTR` is up to its parent,
+        // outside the green node.
+        if root.text() == name
+            && let Some(parent) = root.parent()
+            && parent.kind() == GET_ATTR
+            && let Some(attr) = parent
+                .children_with_tokens()
+                .filter_map(|e| e.into_token())
+                .find(|t| t.kind() == IDENT)
+        {
+            out.push(attr.text().to_string());
         }
-        let Some(parent) = node.parent() else {
+        return;
+    }
+    green_references_under(&root.green(), name, out);
+}
+
+fn green_references_under(root: &rowan::GreenNodeData, name: &str, out: &mut Vec<String>) {
+    use crate::syntax_kind::HclLanguage;
+    use rowan::{Language, NodeOrToken};
+    let kind = |raw| HclLanguage::kind_from_raw(raw);
+    // A stack rather than recursion: expressions nest deeper than the
+    // call stack goes.
+    let mut stack: Vec<(&rowan::GreenNodeData, rowan::Children<'_>)> =
+        vec![(root, root.children())];
+    while let Some((parent, children)) = stack.last_mut() {
+        let parent: &rowan::GreenNodeData = parent;
+        let Some(child) = children.next() else {
+            stack.pop();
             continue;
         };
-        if parent.kind() != GET_ATTR {
+        let NodeOrToken::Node(node) = child else {
             continue;
-        }
-        if let Some(name) = parent
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| t.kind() == IDENT)
+        };
+        // `name.ATTR`: a `GET_ATTR` with the variable `name` in it; the
+        // attribute is the `GET_ATTR`'s own first identifier token.
+        if kind(parent.kind()) == GET_ATTR
+            && kind(node.kind()) == VARIABLE
+            && green_text_is(node, name)
+            && let Some(attr) = parent.children().find_map(|c| match c {
+                NodeOrToken::Token(t) if kind(t.kind()) == IDENT => Some(t.text()),
+                _ => None,
+            })
         {
-            out.push(name.text().to_string());
+            out.push(attr.to_string());
         }
+        stack.push((node, node.children()));
+    }
+}
+
+/// Whether the text of `green` (its tokens, in order) is `text`.
+fn green_text_is(green: &rowan::GreenNodeData, text: &str) -> bool {
+    fn strip<'t>(green: &rowan::GreenNodeData, mut rest: &'t str) -> Option<&'t str> {
+        for child in green.children() {
+            rest = match child {
+                rowan::NodeOrToken::Token(t) => rest.strip_prefix(t.text())?,
+                rowan::NodeOrToken::Node(n) => strip(n, rest)?,
+            };
+        }
+        Some(rest)
+    }
+    u32::from(green.text_len()) as usize == text.len() && strip(green, text) == Some("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `references_under_in` gives, by a walk of the syntax tree.
+    fn by_syntax_walk(root: &SyntaxNode, name: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for node in root.descendants() {
+            if node.kind() != VARIABLE || node.text() != name {
+                continue;
+            }
+            let Some(parent) = node.parent().filter(|p| p.kind() == GET_ATTR) else {
+                continue;
+            };
+            if let Some(attr) = parent
+                .children_with_tokens()
+                .filter_map(|e| e.into_token())
+                .find(|t| t.kind() == crate::syntax_kind::SyntaxKind::IDENT)
+            {
+                out.push(attr.text().to_string());
+            }
+        }
+        out
+    }
+
+    /// The green walk finds what a walk of the syntax tree finds, from
+    /// every expression (and every variable alone) of the fixtures and of
+    /// texts with `for` scopes, splats, indexes and templates.
+    #[test]
+    fn references_read_from_the_green_tree() {
+        let mut texts = vec![
+            r#"a = [for local in local.xs : local.y if local.z]"#.to_string(),
+            r#"b = "${local.a}-%{ for x in local.b }${x.local}%{ endfor }""#.to_string(),
+            "c = local.a.b[local.c].d + var.x[0].y + local[\"k\"] + local + locals.q".to_string(),
+            "d = { (local.k) = local.v, local = 1 }\ne = local.\nf = local.a.b.c".to_string(),
+            format!("g = {}local.deep{}", "[".repeat(20_000), "]".repeat(20_000)),
+        ];
+        let mut dirs = vec![std::path::PathBuf::from("fixtures")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).expect("the fixtures").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "tf" || e == "hcl") {
+                    texts.push(std::fs::read_to_string(&path).unwrap_or_default());
+                }
+            }
+        }
+        let mut found = 0;
+        for text in &texts {
+            let parse = crate::parse(text);
+            // In the deep text, only the outermost expression (each inner
+            // one would walk all below it again).
+            let deep = text.len() > 5000 && text.starts_with("g = ");
+            for node in parse.syntax().descendants() {
+                let outermost = node.parent().is_some_and(|p| p.kind() == ATTRIBUTE);
+                if Expr::cast(node.clone()).is_none() || (deep && !outermost) {
+                    continue;
+                }
+                for name in ["local", "var"] {
+                    let mut out = Vec::new();
+                    references_under_in(&node, name, &mut out);
+                    found += out.len();
+                    assert_eq!(out, by_syntax_walk(&node, name), "{node}");
+                }
+            }
+        }
+        assert!(found > 100, "{found}");
     }
 }

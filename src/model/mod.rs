@@ -223,8 +223,19 @@ impl Body {
     /// The attribute `name`, if the body defines it (without judging the
     /// rest of the body).
     pub fn attribute(&self, name: &str) -> Option<Attribute> {
-        let (mut content, _, _) = self.read(&Schema::new().attribute(name), true);
-        content.attributes.remove(name)
+        if self.hidden.contains(name) {
+            return None;
+        }
+        match &self.kind {
+            // The first attribute of that name, as reading the body with
+            // a schema of that one attribute takes it, without making the
+            // others.
+            BodyKind::Native(body, _) => native::attribute_named(body.as_ref()?, name),
+            BodyKind::Json(_) | BodyKind::Empty => {
+                let (mut content, _, _) = self.read(&Schema::new().attribute(name), true);
+                content.attributes.remove(name)
+            }
+        }
     }
 
     fn read(&self, schema: &Schema, partial: bool) -> (Content, Body, Vec<Diagnostic>) {

@@ -18,6 +18,14 @@ fn attribute(a: &ast::Attribute) -> Option<Attribute> {
     })
 }
 
+/// The first attribute of `body` named `name` (one with a name and a
+/// value), as [`content`] takes it.
+pub(super) fn attribute_named(body: &ast::Body, name: &str) -> Option<Attribute> {
+    body.attributes()
+        .filter(|a| a.name_token().is_some_and(|t| t.text() == name))
+        .find_map(|a| attribute(&a))
+}
+
 pub(super) fn content(
     body: Option<&ast::Body>,
     missing_at: TextRange,

@@ -120,8 +120,17 @@ fn is_type_keyword(node: &SyntaxNode) -> bool {
     const KEYWORDS: &[&str] = &[
         "string", "number", "bool", "any", "list", "map", "set", "tuple", "object",
     ];
-    let text = node.text();
-    if !KEYWORDS.iter().any(|k| text == *k) {
+    // A variable is one identifier token: its text is read from the
+    // green node, without walking the syntax tree's tokens.
+    let green = node.green();
+    let is_keyword = match (green.children().len(), green.children().next()) {
+        (1, Some(rowan::NodeOrToken::Token(t))) => KEYWORDS.contains(&t.text()),
+        _ => {
+            let text = node.text();
+            KEYWORDS.iter().any(|k| text == *k)
+        }
+    };
+    if !is_keyword {
         return false;
     }
     let mut child = node.clone();

@@ -43,11 +43,22 @@ impl SourceFile {
 pub(crate) fn module_file_paths(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut paths: Vec<PathBuf> = Vec::new();
     for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
+        let entry = entry?;
+        let path = entry.path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        if (name.ends_with(".tf") || name.ends_with(".tf.json")) && path.is_file() {
+        if !(name.ends_with(".tf") || name.ends_with(".tf.json")) {
+            continue;
+        }
+        // The directory listing gives the type; only a link (or a file
+        // system that does not say) costs a look at what it points to.
+        let is_file = match entry.file_type() {
+            Ok(t) if t.is_file() => true,
+            Ok(t) if t.is_dir() => false,
+            _ => path.is_file(),
+        };
+        if is_file {
             paths.push(path);
         }
     }
