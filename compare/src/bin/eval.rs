@@ -17,7 +17,8 @@
 //! same value and diagnostics as the tree.
 //!
 //! Four comparisons follow, each over `ROUNDS` rounds of one pass of each
-//! side, alternating which goes first; each reports both sides' best
+//! side (a pass evaluates every expression `REPEAT` times), alternating
+//! which goes first; each reports both sides' best
 //! pass, the ratio of the best passes and the median and range of the
 //! rounds' ratios:
 //!
@@ -59,6 +60,15 @@ mod corpus;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const ROUNDS: usize = 21;
+/// Each timed pass evaluates every expression this many times, so that a
+/// pass lasts milliseconds rather than a fraction of one (passes of under
+/// half a millisecond gave round ratios from 0.5x to 1.4x).
+const REPEAT: usize = 10;
+
+/// `pass`, `REPEAT` times over, as one timed pass.
+fn repeat<T>(mut pass: impl FnMut() -> Vec<T>) -> impl FnMut() -> Vec<Vec<T>> {
+    move || (0..REPEAT).map(|_| pass()).collect()
+}
 const TARGET_RATIO: f64 = 3.0;
 /// Evaluating from the syntax tree: at least hcl-rs's rate.
 const TREE_TARGET_RATIO: f64 = 1.0;
@@ -195,7 +205,7 @@ fn main() {
         profile(&what.to_string_lossy(), &pairs, &alone, &ctx, &hcl_ctx);
         return;
     }
-    let n = pairs.len() as f64;
+    let n = (pairs.len() * REPEAT) as f64;
     let rate = |t: Duration| n / t.as_secs_f64();
     let ms = |t: Duration| t.as_secs_f64() * 1e3;
     let from_tree = |e: &Expr| hclwright::eval::evaluate(black_box(e), &ctx).value;
@@ -223,13 +233,13 @@ fn main() {
     );
     let compiled = rounds::compare(
         ROUNDS,
-        || {
+        repeat(|| {
             pairs
                 .iter()
                 .map(|(_, c, _)| black_box(c).evaluate(&ctx).value)
                 .collect::<Vec<_>>()
-        },
-        theirs,
+        }),
+        repeat(theirs),
     );
     report(
         ["CompiledExpr::evaluate", "hcl::eval::Evaluate"],
@@ -242,18 +252,18 @@ fn main() {
     );
     let in_file = rounds::compare(
         ROUNDS,
-        || {
+        repeat(|| {
             pairs
                 .iter()
                 .map(|(e, _, _)| from_tree(e))
                 .collect::<Vec<_>>()
-        },
-        || {
+        }),
+        repeat(|| {
             in_place
                 .iter()
                 .map(|t| black_box(*t).evaluate(&hcl_ctx).ok())
                 .collect::<Vec<_>>()
-        },
+        }),
     );
     report(
         ["evaluate (file trees)", "hcl-rs (file bodies)"],
@@ -264,8 +274,8 @@ fn main() {
     println!("3. evaluate from each expression's tree parsed alone against hcl-rs's copies");
     let compact = rounds::compare(
         ROUNDS,
-        || alone.iter().map(from_tree).collect::<Vec<_>>(),
-        theirs,
+        repeat(|| alone.iter().map(from_tree).collect::<Vec<_>>()),
+        repeat(theirs),
     );
     report(
         ["evaluate (trees alone)", "hcl-rs (copies)"],
@@ -278,13 +288,13 @@ fn main() {
     );
     let lowering = rounds::compare(
         ROUNDS,
-        || {
+        repeat(|| {
             pairs
                 .iter()
                 .map(|(e, _, _)| CompiledExpr::new(black_box(e)).evaluate(&ctx).value)
                 .collect::<Vec<_>>()
-        },
-        theirs,
+        }),
+        repeat(theirs),
     );
     report(
         ["CompiledExpr::new+evaluate", "hcl-rs (copies)"],
