@@ -31,7 +31,7 @@ pub fn evaluate(expr: &Expr, ctx: &EvalContext) -> Evaluation {
     // A plain string, the commonest expression, is built where it is
     // returned (see `leaf::string_value`).
     if let Expr::QuotedTemplate(t) = expr
-        && let Some(text) = leaf::verbatim_text(&t.syntax().green())
+        && let Some(text) = leaf::verbatim_text(t.syntax().green())
     {
         let (steps, max_string_len, _) = ctx.budget_limits();
         if steps > 0 && text.len() <= max_string_len {
@@ -77,7 +77,7 @@ fn lone_constant(expr: &Expr, ctx: &EvalContext, miss: &mut leaf::Miss) -> Optio
             leaf::Literal::BadNumber(_) | leaf::Literal::Missing => None,
         },
         // A plain string was taken by `evaluate`; these are the others.
-        Expr::QuotedTemplate(t) => leaf::decoded_string(&t.syntax().green())
+        Expr::QuotedTemplate(t) => leaf::decoded_string(t.syntax().green())
             .filter(|v| !matches!(v, Value::String(s) if s.len() > max_string_len)),
         // A time limit or a cancellation flag is checked as evaluation
         // goes, at steps a walk without nodes does not count one by one.

@@ -484,7 +484,7 @@ mod tests {
                         "{e}"
                     );
                     // A text taken as it stands is the decoded value.
-                    if let Some(text) = verbatim_text(&t.syntax().green()) {
+                    if let Some(text) = verbatim_text(t.syntax().green()) {
                         verbatim += 1;
                         assert_eq!(Some(text.to_string()), t.literal_value(), "{e}");
                     }

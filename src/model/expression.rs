@@ -204,7 +204,7 @@ pub(crate) fn references_under_in(root: &SyntaxNode, name: &str, out: &mut Vec<S
         }
         return;
     }
-    green_references_under(&root.green(), name, out);
+    green_references_under(root.green(), name, out);
 }
 
 fn green_references_under(root: &rowan::GreenNodeData, name: &str, out: &mut Vec<String>) {
