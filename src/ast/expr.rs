@@ -97,6 +97,21 @@ impl Literal {
     }
 }
 
+/// The name of a `VARIABLE` node read from its green node: a variable is
+/// its one identifier token, so this is its text, without making syntax
+/// tokens (for walks over many nodes, such as every local of a module).
+pub(crate) fn green_variable_name(green: &rowan::GreenNodeData) -> Option<&str> {
+    use rowan::Language;
+    green.children().find_map(|c| match c {
+        rowan::NodeOrToken::Token(t)
+            if crate::syntax_kind::HclLanguage::kind_from_raw(t.kind()) == IDENT =>
+        {
+            Some(t.text())
+        }
+        _ => None,
+    })
+}
+
 impl Variable {
     /// The name token.
     pub fn name_token(&self) -> Option<SyntaxToken> {

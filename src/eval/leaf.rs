@@ -66,8 +66,7 @@ fn literal_of(green: &GreenNodeData) -> Literal {
 /// The name of a `VARIABLE` node (its identifier), as `Variable::name`
 /// gives it.
 pub(crate) fn variable_name(node: &SyntaxNode) -> Option<SmolStr> {
-    let green = node.green();
-    first_token(green, |k| k == IDENT).map(|(_, text)| SmolStr::new(text))
+    crate::ast::green_variable_name(node.green()).map(SmolStr::new)
 }
 
 /// The key of an object item, as evaluation first looks at it.
@@ -116,7 +115,7 @@ fn bare_name_text(key: &GreenNodeData) -> Option<&str> {
     if kind(first.kind()) != VARIABLE {
         return None;
     }
-    first_token(first, |k| k == IDENT).map(|(_, text)| text)
+    crate::ast::green_variable_name(first)
 }
 
 /// A `QUOTED_TEMPLATE` node without interpolations or directives as its

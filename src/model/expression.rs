@@ -192,7 +192,7 @@ pub(crate) fn references_under_in(root: &SyntaxNode, name: &str, out: &mut Vec<S
     if root.kind() == VARIABLE {
         // A variable alone: whether it is `name.ATTR` is up to its parent,
         // outside the green node.
-        if root.text() == name
+        if crate::ast::green_variable_name(root.green()) == Some(name)
             && let Some(parent) = root.parent()
             && parent.kind() == GET_ATTR
             && let Some(attr) = parent
@@ -228,7 +228,7 @@ fn green_references_under(root: &rowan::GreenNodeData, name: &str, out: &mut Vec
         // attribute is the `GET_ATTR`'s own first identifier token.
         if kind(parent.kind()) == GET_ATTR
             && kind(node.kind()) == VARIABLE
-            && green_text_is(node, name)
+            && crate::ast::green_variable_name(node) == Some(name)
             && let Some(attr) = parent.children().find_map(|c| match c {
                 NodeOrToken::Token(t) if kind(t.kind()) == IDENT => Some(t.text()),
                 _ => None,
@@ -238,20 +238,6 @@ fn green_references_under(root: &rowan::GreenNodeData, name: &str, out: &mut Vec
         }
         stack.push((node, node.children()));
     }
-}
-
-/// Whether the text of `green` (its tokens, in order) is `text`.
-fn green_text_is(green: &rowan::GreenNodeData, text: &str) -> bool {
-    fn strip<'t>(green: &rowan::GreenNodeData, mut rest: &'t str) -> Option<&'t str> {
-        for child in green.children() {
-            rest = match child {
-                rowan::NodeOrToken::Token(t) => rest.strip_prefix(t.text())?,
-                rowan::NodeOrToken::Node(n) => strip(n, rest)?,
-            };
-        }
-        Some(rest)
-    }
-    u32::from(green.text_len()) as usize == text.len() && strip(green, text) == Some("")
 }
 
 #[cfg(test)]

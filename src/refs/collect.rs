@@ -115,22 +115,12 @@ fn frame_opened_by(node: &SyntaxNode) -> Option<Frame> {
 /// A keyword of a Terraform type constraint (`string` in `type =
 /// list(string)` of a `variable` block) names a type; it is not a
 /// reference. The default of `optional(TYPE, DEFAULT)` is a value, not a
-/// type.
+/// type. `node` is a `VARIABLE`.
 fn is_type_keyword(node: &SyntaxNode) -> bool {
     const KEYWORDS: &[&str] = &[
         "string", "number", "bool", "any", "list", "map", "set", "tuple", "object",
     ];
-    // A variable is one identifier token: its text is read from the
-    // green node, without walking the syntax tree's tokens.
-    let green = node.green();
-    let is_keyword = match (green.children().len(), green.children().next()) {
-        (1, Some(rowan::NodeOrToken::Token(t))) => KEYWORDS.contains(&t.text()),
-        _ => {
-            let text = node.text();
-            KEYWORDS.iter().any(|k| text == *k)
-        }
-    };
-    if !is_keyword {
+    if !crate::ast::green_variable_name(node.green()).is_some_and(|n| KEYWORDS.contains(&n)) {
         return false;
     }
     let mut child = node.clone();
