@@ -28,18 +28,22 @@
 //! side by side with `compare/`, three runs each): not taken.
 //!
 //! Each use of a shared token is an atomic increment of its reference
-//! count, which profiles blame for a large share of the parse. Counting the
-//! uses per parse and adding them once at the end was measured no faster:
-//! the increment mostly waits for the writes of the tree before it, which
-//! remain.
+//! count, and each drop a decrement. Counting the uses per parse and adding
+//! them once at the end was measured no faster: the increment mostly waits
+//! for the writes of the tree before it, which remain. The tokens of fixed
+//! text (punctuation, newlines, runs of spaces) are therefore made once per
+//! process and immortal (our rowan's `GreenToken::make_immortal`, see
+//! `vendor/rowan/HCLWRIGHT.md`): their clones and drops touch no count.
+//! Identifiers stay counted, since their table is emptied when full and
+//! must not leak what it held.
 //!
-//! Making the shared tokens immortal instead (a patched rowan whose
-//! `clone` and `drop` skip a sentinel count, so no atomic at all) removed
-//! the atomics from the profile but made parse-and-drop only 3–4% faster
-//! (`compare/` measurement 1, three alternating runs each: 52.8–54.5 ms
-//! before, 51.0–51.2 ms after), and immortal identifiers leak when the
-//! table is emptied: not taken. What remains of the drop is one `free` per
-//! node; see `docs/parse-ceiling.md` for the split and the patch.
+//! Every node and unshared token is one allocation, and dropping a tree
+//! frees each of them: our rowan keeps freed blocks in a per-thread cache
+//! that the next tree takes them from (`vendor/rowan/src/pool.rs`), which
+//! took parse-and-drop from 49–52 ms to 37–40 ms a corpus pass with the
+//! system allocator; see `docs/parse-ceiling.md`.
+
+use std::sync::OnceLock;
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 
@@ -68,37 +72,31 @@ pub(crate) struct TreeBuilder<'t, const B: bool> {
     fixed: FixedTokens,
 }
 
-/// Tokens whose text is determined by kind and length (punctuation,
-/// newlines, runs of spaces), and the identifiers met so far. Green tokens
-/// are immutable and reference counted, so one set serves every tree built
-/// on a thread.
+/// The identifiers met so far on a thread. Green tokens are immutable and
+/// reference counted, so one table serves every tree built on the thread.
 struct FixedTokens {
-    /// Indexed by `kind * 4 + len` (lengths 1..=3).
-    by_kind: Vec<Option<GreenToken>>,
-    /// Runs of `n` spaces, indexed by `n`.
-    spaces: Vec<Option<GreenToken>>,
     /// Identifiers met so far, by their text.
     identifiers: Identifiers,
 }
 
 impl FixedTokens {
-    /// No tokens and no room for them (when no tree is built).
-    fn empty() -> FixedTokens {
-        FixedTokens {
-            by_kind: Vec::new(),
-            spaces: Vec::new(),
-            identifiers: Identifiers::new(),
-        }
-    }
-
+    /// An empty table.
     fn new() -> FixedTokens {
         FixedTokens {
-            by_kind: vec![None; (ERROR_TOKEN as usize + 1) * 4],
-            spaces: vec![None; MAX_SPACES + 1],
             identifiers: Identifiers::new(),
         }
     }
 }
+
+/// Tokens whose text is determined by kind and length (punctuation,
+/// newlines), indexed by `kind * 4 + len` (lengths 1..=3), made on first
+/// use and shared by every tree of the process. They are immortal (rowan's
+/// `make_immortal`): a clone or a drop of one touches no reference count.
+/// A few hundred tokens at most, never freed, like any other static.
+static BY_KIND: [OnceLock<GreenToken>; (ERROR_TOKEN as usize + 1) * 4] =
+    [const { OnceLock::new() }; (ERROR_TOKEN as usize + 1) * 4];
+/// Runs of `n` spaces, indexed by `n`, as `BY_KIND`.
+static SPACES: [OnceLock<GreenToken>; MAX_SPACES + 1] = [const { OnceLock::new() }; MAX_SPACES + 1];
 
 thread_local! {
     static FIXED: std::cell::RefCell<Option<FixedTokens>> = const { std::cell::RefCell::new(None) };
@@ -175,7 +173,7 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
                 text,
                 parents: Vec::new(),
                 children: Vec::new(),
-                fixed: FixedTokens::empty(),
+                fixed: FixedTokens::new(),
             };
         }
         let mut fixed = FIXED
@@ -202,10 +200,10 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         let len = (end - start) as usize;
         // Inlined: a token of fixed text already made (most tokens).
         let made = if len <= 3 && fixed_text(kind) {
-            self.fixed.by_kind[kind as usize * 4 + len].as_ref()
+            BY_KIND[kind as usize * 4 + len].get()
         } else if kind == WHITESPACE && len <= MAX_SPACES {
-            self.fixed.spaces[len]
-                .as_ref()
+            SPACES[len]
+                .get()
                 .filter(|_| all_spaces(&self.text.as_bytes()[start as usize..end as usize]))
         } else {
             None
@@ -249,12 +247,16 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
     fn first_use(&mut self, kind: SyntaxKind, start: usize, end: usize) -> GreenToken {
         let len = end - start;
         let slot = if kind == WHITESPACE {
-            &mut self.fixed.spaces[len]
+            &SPACES[len]
         } else {
-            &mut self.fixed.by_kind[kind as usize * 4 + len]
+            &BY_KIND[kind as usize * 4 + len]
         };
-        slot.get_or_insert_with(|| new_token(kind, &self.text[start..end]))
-            .clone()
+        slot.get_or_init(|| {
+            let mut token = new_token(kind, &self.text[start..end]);
+            token.make_immortal();
+            token
+        })
+        .clone()
     }
 
     /// Starts a node; later children go into it until [`finish_node`](Self::finish_node).
@@ -305,7 +307,7 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         }
         debug_assert!(self.parents.is_empty());
         debug_assert_eq!(self.children.len(), 1);
-        let fixed = std::mem::replace(&mut self.fixed, FixedTokens::empty());
+        let fixed = std::mem::replace(&mut self.fixed, FixedTokens::new());
         FIXED.with(|cell| *cell.borrow_mut() = Some(fixed));
         match self.children.pop() {
             Some(NodeOrToken::Node(node)) => Some(node),

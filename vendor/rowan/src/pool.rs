@@ -1,0 +1,138 @@
+//! A per-thread cache of freed green-tree allocations, by size.
+//!
+//! (hclwright's addition to its vendored rowan.) Every green node and every
+//! token that is not shared is an allocation of its own, and dropping a tree
+//! frees each of them: with the system allocator those calls are a quarter
+//! of parsing a file and dropping its tree. Freed blocks of up to
+//! `MAX_CACHED_SIZE` bytes are kept here, one free list per size, and the
+//! next tree built on the thread takes them back without calling the
+//! allocator. The cache holds at most `MAX_CACHED_BYTES` per thread; past
+//! that, blocks go back to the allocator, and the thread's cache is handed
+//! back when the thread ends.
+use std::{
+    alloc::{self, Layout},
+    cell::UnsafeCell,
+    ptr,
+};
+
+/// Every green allocation is aligned to a word (its reference count).
+const WORD: usize = std::mem::size_of::<usize>();
+/// Sizes up to this many words are cached (a node of 14 children).
+const CLASSES: usize = 32;
+/// The largest block cached.
+const MAX_CACHED_SIZE: usize = CLASSES * WORD;
+/// The most bytes one thread's cache holds.
+const MAX_CACHED_BYTES: usize = 4 << 20;
+
+struct Cache {
+    /// Free blocks of `i` words, linked through their first word.
+    heads: [*mut u8; CLASSES + 1],
+    /// Bytes held in all the lists.
+    bytes: usize,
+}
+
+impl Drop for Cache {
+    fn drop(&mut self) {
+        for (class, head) in self.heads.iter_mut().enumerate() {
+            let mut block = std::mem::replace(head, ptr::null_mut());
+            while !block.is_null() {
+                // SAFETY: each block in list `class` was allocated with a
+                // layout of `class` words, word-aligned, and its first word
+                // holds the next block.
+                unsafe {
+                    let next = *(block as *mut *mut u8);
+                    alloc::dealloc(block, Layout::from_size_align_unchecked(class * WORD, WORD));
+                    block = next;
+                }
+            }
+        }
+        self.bytes = 0;
+    }
+}
+
+thread_local! {
+    static CACHE: UnsafeCell<Cache> = const {
+        UnsafeCell::new(Cache { heads: [ptr::null_mut(); CLASSES + 1], bytes: 0 })
+    };
+}
+
+/// Asks the processor to bring the line at `block` into the cache (no
+/// effect on other targets; a prefetch of any address is harmless).
+#[inline(always)]
+fn prefetch(block: *mut u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch does not access memory and cannot fault.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(block as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = block;
+}
+
+#[inline]
+fn cached_class(layout: Layout) -> Option<usize> {
+    (layout.align() == WORD && layout.size() <= MAX_CACHED_SIZE && layout.size() % WORD == 0)
+        .then(|| layout.size() / WORD)
+}
+
+/// Allocates a block for `layout`, from the thread's cache if it has one.
+///
+/// # Safety
+/// As `std::alloc::alloc`.
+#[inline]
+pub(crate) unsafe fn allocate(layout: Layout) -> *mut u8 {
+    if let Some(class) = cached_class(layout) {
+        let block = CACHE
+            .try_with(|cache| {
+                // SAFETY: the cache is only reached here and in `release`,
+                // which do not call each other or anything that could.
+                let cache = unsafe { &mut *cache.get() };
+                let block = cache.heads[class];
+                if !block.is_null() {
+                    // SAFETY: a cached block's first word links the next.
+                    let next = unsafe { *(block as *mut *mut u8) };
+                    cache.heads[class] = next;
+                    // The next block of this size is read when it is
+                    // taken (its link) and then written over: bring it
+                    // into the cache now, while this one is being filled.
+                    prefetch(next);
+                    cache.bytes -= layout.size();
+                }
+                block
+            })
+            .unwrap_or(ptr::null_mut());
+        if !block.is_null() {
+            return block;
+        }
+    }
+    alloc::alloc(layout)
+}
+
+/// Frees a block that `allocate` gave for `layout`, into the thread's
+/// cache while it has room.
+///
+/// # Safety
+/// As `std::alloc::dealloc`.
+#[inline]
+pub(crate) unsafe fn release(block: *mut u8, layout: Layout) {
+    if let Some(class) = cached_class(layout) {
+        let kept = CACHE
+            .try_with(|cache| {
+                // SAFETY: as in `allocate`.
+                let cache = unsafe { &mut *cache.get() };
+                if cache.bytes + layout.size() > MAX_CACHED_BYTES {
+                    return false;
+                }
+                // SAFETY: the block is at least a word long and ours now.
+                unsafe { *(block as *mut *mut u8) = cache.heads[class] };
+                cache.heads[class] = block;
+                cache.bytes += layout.size();
+                true
+            })
+            .unwrap_or(false);
+        if kept {
+            return;
+        }
+    }
+    alloc::dealloc(block, layout)
+}
