@@ -39,9 +39,9 @@
 //!
 //! Every node and unshared token is one allocation, and dropping a tree
 //! frees each of them: our rowan keeps freed blocks in a per-thread cache
-//! that the next tree takes them from (`vendor/rowan/src/pool.rs`), which
-//! took parse-and-drop from 49–52 ms to 37–40 ms a corpus pass with the
-//! system allocator; see `docs/parse-ceiling.md`.
+//! that the next tree takes them from (`vendor/rowan/src/pool.rs`). With
+//! the immortal tokens, that took parse-and-drop from 49–52 ms to 37–40 ms
+//! a corpus pass with the system allocator; see `docs/parse-ceiling.md`.
 
 use std::sync::OnceLock;
 

@@ -172,9 +172,15 @@ impl<T: ?Sized> Arc<T> {
 impl<T: ?Sized> Drop for Arc<T> {
     #[inline]
     fn drop(&mut self) {
-        // (hclwright) An immortal object is never freed.
-        if self.inner().count.load(Relaxed) == IMMORTAL {
-            return;
+        // (hclwright) An immortal object is never freed; one held once is
+        // freed without the atomic decrement.
+        match self.inner().count.load(Acquire) {
+            IMMORTAL => return,
+            1 => {
+                unsafe { self.drop_slow() };
+                return;
+            }
+            _ => {}
         }
         // Because `fetch_sub` is already atomic, we do not need to synchronize
         // with other threads unless we are going to delete the object.
