@@ -1,14 +1,17 @@
-//! A per-thread cache of freed green-tree allocations, by size.
+//! A per-thread cache of freed tree allocations, by size.
 //!
-//! (hclwright's addition to its vendored rowan.) Every green node and every
-//! token that is not shared is an allocation of its own, and dropping a tree
-//! frees each of them: with the system allocator those calls are a quarter
+//! (hclwright's addition to its copy of rowan, see HCLWRIGHT.md.) Every
+//! green node, every token that is not shared and every syntax node
+//! (`cursor::NodeData`) is an allocation of its own, and dropping a tree
+//! frees each of them: with the system allocator those calls were a quarter
 //! of parsing a file and dropping its tree. Freed blocks of up to
 //! `MAX_CACHED_SIZE` bytes are kept here, one free list per size, and the
 //! next tree built on the thread takes them back without calling the
 //! allocator. The cache holds at most `MAX_CACHED_BYTES` per thread; past
 //! that, blocks go back to the allocator, and the thread's cache is handed
-//! back when the thread ends.
+//! back when the thread ends. A block freed on another thread than the one
+//! that took it joins the freeing thread's cache: all blocks of a size are
+//! alike.
 use std::{
     alloc::{self, Layout},
     cell::UnsafeCell,
