@@ -67,25 +67,10 @@ pub(crate) struct TreeBuilder<'t, const B: bool> {
     text: &'t str,
     parents: Vec<(SyntaxKind, usize)>,
     children: Vec<GreenElement>,
-    /// Tokens of fixed text and identifiers, shared by every parse on
-    /// this thread.
-    fixed: FixedTokens,
-}
-
-/// The identifiers met so far on a thread. Green tokens are immutable and
-/// reference counted, so one table serves every tree built on the thread.
-struct FixedTokens {
-    /// Identifiers met so far, by their text.
+    /// The identifiers met so far on this thread, by their text. Green
+    /// tokens are immutable and reference counted, so one table serves
+    /// every tree built on the thread.
     identifiers: Identifiers,
-}
-
-impl FixedTokens {
-    /// An empty table.
-    fn new() -> FixedTokens {
-        FixedTokens {
-            identifiers: Identifiers::new(),
-        }
-    }
 }
 
 /// Tokens whose text is determined by kind and length (punctuation,
@@ -99,7 +84,8 @@ static BY_KIND: [OnceLock<GreenToken>; (ERROR_TOKEN as usize + 1) * 4] =
 static SPACES: [OnceLock<GreenToken>; MAX_SPACES + 1] = [const { OnceLock::new() }; MAX_SPACES + 1];
 
 thread_local! {
-    static FIXED: std::cell::RefCell<Option<FixedTokens>> = const { std::cell::RefCell::new(None) };
+    /// The thread's identifier table between two parses.
+    static IDENTIFIERS: std::cell::RefCell<Option<Identifiers>> = const { std::cell::RefCell::new(None) };
 }
 
 /// A token of its own.
@@ -173,20 +159,20 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
                 text,
                 parents: Vec::new(),
                 children: Vec::new(),
-                fixed: FixedTokens::new(),
+                identifiers: Identifiers::new(),
             };
         }
-        let mut fixed = FIXED
+        let mut identifiers = IDENTIFIERS
             .with(|cell| cell.borrow_mut().take())
-            .unwrap_or_else(FixedTokens::new);
-        if fixed.identifiers.len() >= MAX_IDENTIFIERS {
-            fixed.identifiers.clear();
+            .unwrap_or_else(Identifiers::new);
+        if identifiers.len() >= MAX_IDENTIFIERS {
+            identifiers.clear();
         }
         TreeBuilder {
             text,
             parents: Vec::with_capacity(32),
             children: Vec::with_capacity(64.max(token_estimate / 8)),
-            fixed,
+            identifiers,
         }
     }
 
@@ -226,8 +212,7 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         if kind == IDENT && len <= identifiers::MAX_LEN {
             // Identifiers repeat: about three uses each in a file, more
             // across files.
-            self.fixed
-                .identifiers
+            self.identifiers
                 .get_or_insert(bytes, || new_token(kind, &text[start..end]))
         } else if (len <= 3 && fixed_text(kind))
             || (kind == WHITESPACE && len <= MAX_SPACES && all_spaces(bytes))
@@ -307,8 +292,8 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         }
         debug_assert!(self.parents.is_empty());
         debug_assert_eq!(self.children.len(), 1);
-        let fixed = std::mem::replace(&mut self.fixed, FixedTokens::new());
-        FIXED.with(|cell| *cell.borrow_mut() = Some(fixed));
+        let identifiers = std::mem::replace(&mut self.identifiers, Identifiers::new());
+        IDENTIFIERS.with(|cell| *cell.borrow_mut() = Some(identifiers));
         match self.children.pop() {
             Some(NodeOrToken::Node(node)) => Some(node),
             _ => unreachable!("the root is always a node"),
@@ -322,7 +307,7 @@ mod tests {
 
     /// Identifiers held by this thread's table.
     fn held() -> usize {
-        FIXED.with(|cell| cell.borrow().as_ref().map_or(0, |f| f.identifiers.len()))
+        IDENTIFIERS.with(|cell| cell.borrow().as_ref().map_or(0, Identifiers::len))
     }
 
     #[test]
