@@ -166,4 +166,27 @@ fn the_tree_cache_is_bounded_handed_back_and_safe_across_threads() {
     // 4. The big text still parses to itself on this thread, from blocks
     // its cache recycles.
     assert_eq!(hclwright::parse(&big).syntax().to_string(), big);
+
+    // 5. Tokens of fixed text are one allocation for the whole process:
+    // the `=` and the newline of trees parsed on different threads, at
+    // different times, are the same token.
+    let addresses = |text: &'static str| {
+        std::thread::spawn(move || {
+            let parse = hclwright::parse(text);
+            let tokens: Vec<_> = parse
+                .syntax()
+                .descendants_with_tokens()
+                .filter_map(|e| e.into_token())
+                .filter(|t| t.text() == "=" || t.text() == "\n")
+                .map(|t| (t.text().to_string(), t.green() as *const _ as usize))
+                .collect();
+            tokens
+        })
+        .join()
+        .unwrap()
+    };
+    let first = addresses("a = 1\n");
+    let second = addresses("b = \"x\"\n");
+    assert_eq!(first.len(), 2);
+    assert_eq!(first, second, "one `=` and one newline for the process");
 }
