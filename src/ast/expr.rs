@@ -79,9 +79,7 @@ impl Literal {
     /// The literal's token.
     pub fn token(&self) -> Option<SyntaxToken> {
         self.0
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| matches!(t.kind(), NUMBER | IDENT))
+            .first_child_token_by_kind(&|k| matches!(k, NUMBER | IDENT))
     }
 
     /// The literal's value.
@@ -147,9 +145,7 @@ impl ObjectItem {
     /// The `=` or `:` between key and value.
     pub fn separator(&self) -> Option<SyntaxToken> {
         self.0
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| matches!(t.kind(), EQ | COLON))
+            .first_child_token_by_kind(&|k| matches!(k, EQ | COLON))
     }
 
     /// The value.
@@ -208,11 +204,17 @@ impl ObjectKey {
 impl FunctionCall {
     /// The name, namespaces included (`provider::aws::arn_parse`).
     pub fn name(&self) -> String {
+        use rowan::Language;
+        // From the green tree: no syntax token for each piece.
         let mut out = String::new();
-        for t in self.0.children_with_tokens().filter_map(|e| e.into_token()) {
-            match t.kind() {
-                IDENT | COLON2 => out.push_str(t.text()),
-                _ => {}
+        for c in self.0.green().children() {
+            if let rowan::NodeOrToken::Token(t) = c
+                && matches!(
+                    crate::syntax_kind::HclLanguage::kind_from_raw(t.kind()),
+                    IDENT | COLON2
+                )
+            {
+                out.push_str(t.text());
             }
         }
         out
@@ -431,9 +433,7 @@ impl Unary {
     /// The operator token (`-` or `!`).
     pub fn op(&self) -> Option<SyntaxToken> {
         self.0
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| matches!(t.kind(), MINUS | BANG))
+            .first_child_token_by_kind(&|k| matches!(k, MINUS | BANG))
     }
 
     /// The operand.
@@ -451,9 +451,7 @@ impl Binary {
     /// The operator token.
     pub fn op(&self) -> Option<SyntaxToken> {
         self.0
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| t.kind().is_binary_operator())
+            .first_child_token_by_kind(&|k| k.is_binary_operator())
     }
 
     /// The right operand.

@@ -160,26 +160,32 @@ nodes! {
 
 // ----- helpers shared by the views -----
 
+// These look at the kinds in the green tree and make a syntax node only
+// for the child they return: walking `children()` makes one for every
+// child passed over (a block's attributes to find its body, an
+// attribute's name and value to find its `=`).
+
 /// The first child node viewable as `N`.
 pub(crate) fn child<N: AstNode>(node: &SyntaxNode) -> Option<N> {
-    node.children().find_map(N::cast)
+    node.first_child_by_kind(&N::can_cast).and_then(N::cast)
 }
 
 /// All child nodes viewable as `N`.
 pub(crate) fn children<N: AstNode>(node: &SyntaxNode) -> impl Iterator<Item = N> + use<N> {
-    node.children().filter_map(N::cast)
+    std::iter::successors(node.first_child_by_kind(&N::can_cast), |n| {
+        n.next_sibling_by_kind(&N::can_cast)
+    })
+    .filter_map(N::cast)
 }
 
 /// The first direct child token of `kind`.
 pub(crate) fn token(node: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
-    node.children_with_tokens()
-        .filter_map(|e| e.into_token())
-        .find(|t| t.kind() == kind)
+    node.first_child_token_by_kind(&|k| k == kind)
 }
 
 /// Direct child expressions, in order.
 pub(crate) fn exprs(node: &SyntaxNode) -> impl Iterator<Item = Expr> + use<> {
-    node.children().filter_map(Expr::cast)
+    children::<Expr>(node)
 }
 
 /// Comment tokens that come before the first direct child token of kind
@@ -245,5 +251,51 @@ mod tests {
             }
         }
         assert!(nodes > 1000, "only {nodes} nodes");
+    }
+
+    /// The lookups by kind in the green tree (`child`, `children`,
+    /// `token`, the body's items) find what walks over every child find,
+    /// at the same places, on every node of the parser fixtures.
+    #[test]
+    fn lookups_by_kind_find_what_walks_find() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/parser");
+        let kinds: Vec<SyntaxKind> = SyntaxKind::all().collect();
+        let mut found = 0;
+        for dir in ["ok", "err"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                for node in crate::parse(&text).syntax().descendants() {
+                    let walked: Vec<Expr> = node.children().filter_map(Expr::cast).collect();
+                    let looked_up: Vec<Expr> = exprs(&node).collect();
+                    assert_eq!(walked, looked_up, "{path:?}: {node:?}");
+                    assert_eq!(child::<Expr>(&node), walked.first().cloned());
+                    let bodies: Vec<Body> = node.children().filter_map(Body::cast).collect();
+                    assert_eq!(children::<Body>(&node).collect::<Vec<_>>(), bodies);
+                    if let Some(body) = Body::cast(node.clone()) {
+                        let items: Vec<SyntaxNode> = node
+                            .children()
+                            .filter(|n| {
+                                matches!(n.kind(), SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK)
+                            })
+                            .collect();
+                        let by_kind: Vec<SyntaxNode> =
+                            body.items().map(|i| i.syntax().clone()).collect();
+                        assert_eq!(items, by_kind, "{path:?}");
+                    }
+                    for &kind in &kinds {
+                        let walked = node
+                            .children_with_tokens()
+                            .filter_map(|e| e.into_token())
+                            .find(|t| t.kind() == kind);
+                        found += usize::from(walked.is_some());
+                        assert_eq!(token(&node, kind), walked, "{path:?}: {kind:?}");
+                    }
+                }
+            }
+        }
+        assert!(found > 1000, "only {found} tokens");
     }
 }

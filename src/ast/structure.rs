@@ -4,7 +4,7 @@ use super::{
     AstNode, Attribute, Block, BlockLabel, Body, ConfigFile, ErrorNode, Expr, ExprRoot,
     TemplatePart, TemplateRoot, child, children, leading_comments, token, trailing_comment,
 };
-use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
+use crate::syntax_kind::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
 impl ConfigFile {
     /// The top-level body.
@@ -62,7 +62,11 @@ impl BodyItem {
 impl Body {
     /// Attributes and blocks in source order.
     pub fn items(&self) -> impl Iterator<Item = BodyItem> + use<> {
-        self.0.children().filter_map(|n| match n.kind() {
+        let item = |k: SyntaxKind| matches!(k, ATTRIBUTE | BLOCK);
+        std::iter::successors(self.0.first_child_by_kind(&item), move |n| {
+            n.next_sibling_by_kind(&item)
+        })
+        .filter_map(|n| match n.kind() {
             ATTRIBUTE => Attribute::cast(n).map(BodyItem::Attribute),
             BLOCK => Block::cast(n).map(BodyItem::Block),
             _ => None,
@@ -82,7 +86,7 @@ impl Body {
     /// The attribute called `name`, if any.
     pub fn attribute(&self, name: &str) -> Option<Attribute> {
         self.attributes()
-            .find(|a| a.name().as_deref() == Some(name))
+            .find(|a| a.name_token().is_some_and(|t| t.text() == name))
     }
 
     /// Blocks of type `type_name`.

@@ -197,7 +197,7 @@ impl Module {
             let report = |diagnostics: &mut Vec<FileDiagnostic>, d: Diagnostic| {
                 diagnostics.push(FileDiagnostic::new(file.path.clone(), file.text.clone(), d));
             };
-            let (content, _, ds) = file.body.partial_content(&top);
+            let (content, ds) = file.body.partial_content_only(&top);
             for d in ds {
                 report(&mut diagnostics, d);
             }
@@ -784,7 +784,7 @@ fn visit_local(
 /// The `validation` blocks of a variable's body.
 fn validations(body: &Body) -> Vec<Validation> {
     let schema = Schema::new().block("validation", &[]);
-    let (content, _, _) = body.partial_content(&schema);
+    let (content, _) = body.partial_content_only(&schema);
     content
         .blocks
         .into_iter()

@@ -238,7 +238,25 @@ impl Body {
         }
     }
 
+    /// [`partial_content`](Self::partial_content) without the rest of the
+    /// body, for a caller that reads nothing else from it.
+    pub(crate) fn partial_content_only(&self, schema: &Schema) -> (Content, Vec<Diagnostic>) {
+        self.read_content(schema, true)
+    }
+
     fn read(&self, schema: &Schema, partial: bool) -> (Content, Body, Vec<Diagnostic>) {
+        let (content, diagnostics) = self.read_content(schema, partial);
+        let mut hidden = (*self.hidden).clone();
+        hidden.extend(schema.attributes.iter().map(|a| a.name.clone()));
+        hidden.extend(schema.blocks.iter().map(|b| b.type_name.clone()));
+        let rest = Body {
+            kind: self.kind.clone(),
+            hidden: Arc::new(hidden),
+        };
+        (content, rest, diagnostics)
+    }
+
+    fn read_content(&self, schema: &Schema, partial: bool) -> (Content, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
         let content = match &self.kind {
             BodyKind::Native(body, missing_at) => native::content(
@@ -254,14 +272,7 @@ impl Body {
             }
             BodyKind::Empty => Content::default(),
         };
-        let mut hidden = (*self.hidden).clone();
-        hidden.extend(schema.attributes.iter().map(|a| a.name.clone()));
-        hidden.extend(schema.blocks.iter().map(|b| b.type_name.clone()));
-        let rest = Body {
-            kind: self.kind.clone(),
-            hidden: Arc::new(hidden),
-        };
-        (content, rest, diagnostics)
+        (content, diagnostics)
     }
 }
 

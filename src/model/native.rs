@@ -36,6 +36,14 @@ pub(super) fn content(
 ) -> Content {
     let mut content = Content::default();
     for a in body.into_iter().flat_map(|b| b.attributes()) {
+        // Reading only some names: the others are not made into
+        // attributes (their name copied, their range trimmed).
+        if partial
+            && a.name_token()
+                .is_some_and(|t| schema.attribute_schema(t.text()).is_none())
+        {
+            continue;
+        }
         let Some(attr) = attribute(&a) else { continue };
         if hidden.contains(&attr.name) {
             continue;

@@ -8,7 +8,7 @@
 //! cargo run --release --manifest-path compare/Cargo.toml --bin module DIR
 //! ```
 //!
-//! For `ROUNDS` rounds, one load of the module and one pass of reading
+//! For `ROUNDS` rounds (51), one load of the module and one pass of reading
 //! and parsing its files are timed, alternating which goes first.
 //! Reported: each one's best pass, their ratio and how many locals the
 //! module has.
@@ -21,7 +21,7 @@ use std::path::PathBuf;
 #[expect(dead_code, reason = "no target ratio here, so no verdict")]
 mod rounds;
 
-const ROUNDS: usize = 21;
+const ROUNDS: usize = 51;
 
 fn main() {
     let Some(dir) = std::env::args_os().nth(1).map(PathBuf::from) else {
@@ -39,6 +39,17 @@ fn main() {
         .unwrap_or_default();
     paths.sort();
     let inputs = ModuleInputs::default();
+    // `HCLWRIGHT_MODULE_PROFILE=N`: N loads and nothing else, for a
+    // profiler or `perf stat`.
+    if let Some(n) = std::env::var("HCLWRIGHT_MODULE_PROFILE")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        for _ in 0..n {
+            black_box(Module::load(&dir, &inputs, console_context(&dir)));
+        }
+        return;
+    }
     let module = Module::load(&dir, &inputs, console_context(&dir));
     let locals = match module.context.variable("local") {
         Some(hclwright::eval::Value::Object(m)) => m.len(),

@@ -152,6 +152,32 @@ impl<L: Language> SyntaxNode<L> {
         self.raw.last_child().map(Self::from)
     }
 
+    /// (hclwright) The first child node whose kind `matches`; only that
+    /// child gets a syntax node.
+    pub fn first_child_by_kind(&self, matches: &impl Fn(L::Kind) -> bool) -> Option<SyntaxNode<L>> {
+        self.raw.first_child_by_kind(&|raw| matches(L::kind_from_raw(raw))).map(Self::from)
+    }
+
+    /// (hclwright) The first child token whose kind `matches`; only that
+    /// token gets a syntax token.
+    pub fn first_child_token_by_kind(
+        &self,
+        matches: &impl Fn(L::Kind) -> bool,
+    ) -> Option<SyntaxToken<L>> {
+        self.raw
+            .first_child_token_by_kind(&|raw| matches(L::kind_from_raw(raw)))
+            .map(SyntaxToken::from)
+    }
+
+    /// (hclwright) The next sibling node whose kind `matches`; only that
+    /// sibling gets a syntax node.
+    pub fn next_sibling_by_kind(
+        &self,
+        matches: &impl Fn(L::Kind) -> bool,
+    ) -> Option<SyntaxNode<L>> {
+        self.raw.next_sibling_by_kind(&|raw| matches(L::kind_from_raw(raw))).map(Self::from)
+    }
+
     pub fn first_child_or_token(&self) -> Option<SyntaxElement<L>> {
         self.raw.first_child_or_token().map(NodeOrToken::from)
     }

@@ -419,6 +419,62 @@ impl SyntaxNode {
         })
     }
 
+    /// (hclwright) The first child node whose kind `matches`, found in the
+    /// green tree: only that child gets a syntax node (`first_child` and
+    /// `children` make one for every child they pass).
+    pub fn first_child_by_kind(&self, matches: &impl Fn(SyntaxKind) -> bool) -> Option<SyntaxNode> {
+        self.green_ref().children().raw.enumerate().find_map(|(index, child)| {
+            let green = child.as_ref().into_node()?;
+            matches(green.kind()).then(|| {
+                SyntaxNode::new_child(
+                    green,
+                    self.clone(),
+                    index as u32,
+                    self.offset() + child.rel_offset(),
+                )
+            })
+        })
+    }
+
+    /// (hclwright) The first child token whose kind `matches`, found in
+    /// the green tree as [`first_child_by_kind`](Self::first_child_by_kind).
+    pub fn first_child_token_by_kind(
+        &self,
+        matches: &impl Fn(SyntaxKind) -> bool,
+    ) -> Option<SyntaxToken> {
+        self.green_ref().children().raw.enumerate().find_map(|(index, child)| {
+            let green = child.as_ref().into_token()?;
+            matches(green.kind()).then(|| {
+                SyntaxToken::new(
+                    green,
+                    self.clone(),
+                    index as u32,
+                    self.offset() + child.rel_offset(),
+                )
+            })
+        })
+    }
+
+    /// (hclwright) The next sibling node whose kind `matches`, found in the
+    /// green tree as [`first_child_by_kind`](Self::first_child_by_kind).
+    pub fn next_sibling_by_kind(
+        &self,
+        matches: &impl Fn(SyntaxKind) -> bool,
+    ) -> Option<SyntaxNode> {
+        let data = self.data();
+        let mut siblings = data.green_siblings().enumerate();
+        siblings.nth(data.index() as usize);
+        siblings.find_map(|(index, child)| {
+            let green = child.as_ref().into_node()?;
+            if !matches(green.kind()) {
+                return None;
+            }
+            let parent = data.parent_node()?;
+            let offset = parent.offset() + child.rel_offset();
+            Some(SyntaxNode::new_child(green, parent, index as u32, offset))
+        })
+    }
+
     pub fn first_child_or_token(&self) -> Option<SyntaxElement> {
         self.green_ref().children().raw.next().map(|child| {
             SyntaxElement::new(child.as_ref(), self.clone(), 0, self.offset() + child.rel_offset())
