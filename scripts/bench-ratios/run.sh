@@ -18,6 +18,10 @@
 #
 #   scripts/bench-ratios/run.sh [SHARED] [RUNS]   (default: ../shared, 11)
 #
+# With HCLWRIGHT_SECOND_SET=DIR, ratio 1 is measured on that folder of
+# real-world files too (docs/benchmarks.md names the set measured and the
+# commit to clone).
+#
 # Ratio 2 needs `terraform` on the PATH and is skipped with a note
 # without it; ratios 1 and 2 need SHARED (the corpus and the goldens).
 set -eu
@@ -42,6 +46,12 @@ if [ -d "$corpus" ]; then
   # The first verdict is the user's path (parse and drop, system allocator).
   parse=$(sed -n "s/.*median of the rounds' ratios \([0-9.]*\)x.*/\1/p" "$dir/compare.txt" | head -n 1)
   echo "parse (parse and drop, system allocator): $(grep -m 1 'median of the rounds' "$dir/compare.txt")"
+  if [ -n "${HCLWRIGHT_SECOND_SET:-}" ] && [ -d "$HCLWRIGHT_SECOND_SET" ]; then
+    "$here/compare/target/release/hclwright-compare" "$HCLWRIGHT_SECOND_SET" > "$dir/second.txt"
+    second=$(sed -n "s/.*median of the rounds' ratios \([0-9.]*\)x.*/\1/p" "$dir/second.txt" | head -n 1)
+    echo "parse on $HCLWRIGHT_SECOND_SET: $(head -n 1 "$dir/second.txt")"
+    echo "parse (parse and drop, system allocator) there: $(grep -m 1 'median of the rounds' "$dir/second.txt")"
+  fi
 fi
 
 fmt=
@@ -124,6 +134,9 @@ echo
 echo "ratios on ${cpu:-this machine}:"
 if [ -n "$parse" ]; then
   echo "  parse vs hcl-edit:            ${parse}x (target >= 3x): $(verdict "$parse" 3 at-least)"
+fi
+if [ -n "${second:-}" ]; then
+  echo "  parse vs hcl-edit, second set: ${second}x (target >= 3x): $(verdict "$second" 3 at-least)"
 fi
 if [ -n "$fmt" ]; then
   echo "  fmt -check vs terraform fmt:  ${fmt}x (target >= 100x): $(verdict "$fmt" 100 at-least)"
