@@ -232,12 +232,10 @@ mod tests {
         }
     }
 
-    /// Every node of every parser fixture's tree is accepted by the view
-    /// for its kind.
-    #[test]
-    fn views_accept_every_node_of_the_fixtures() {
+    /// Calls `check` with every node of every parser fixture's tree (and
+    /// the fixture's path).
+    fn each_fixture_node(mut check: impl FnMut(&std::path::Path, SyntaxNode)) {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/parser");
-        let mut nodes = 0;
         for dir in ["ok", "err"] {
             for entry in std::fs::read_dir(root.join(dir)).unwrap() {
                 let path = entry.unwrap().path();
@@ -245,11 +243,21 @@ mod tests {
                     continue;
                 };
                 for node in crate::parse(&text).syntax().descendants() {
-                    assert!(view_accepts(&node), "{path:?}: {:?}", node.kind());
-                    nodes += 1;
+                    check(&path, node);
                 }
             }
         }
+    }
+
+    /// Every node of every parser fixture's tree is accepted by the view
+    /// for its kind.
+    #[test]
+    fn views_accept_every_node_of_the_fixtures() {
+        let mut nodes = 0;
+        each_fixture_node(|path, node| {
+            assert!(view_accepts(&node), "{path:?}: {:?}", node.kind());
+            nodes += 1;
+        });
         assert!(nodes > 1000, "only {nodes} nodes");
     }
 
@@ -258,44 +266,32 @@ mod tests {
     /// at the same places, on every node of the parser fixtures.
     #[test]
     fn lookups_by_kind_find_what_walks_find() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/parser");
         let kinds: Vec<SyntaxKind> = SyntaxKind::all().collect();
         let mut found = 0;
-        for dir in ["ok", "err"] {
-            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
-                let path = entry.unwrap().path();
-                let Ok(text) = std::fs::read_to_string(&path) else {
-                    continue;
-                };
-                for node in crate::parse(&text).syntax().descendants() {
-                    let walked: Vec<Expr> = node.children().filter_map(Expr::cast).collect();
-                    let looked_up: Vec<Expr> = exprs(&node).collect();
-                    assert_eq!(walked, looked_up, "{path:?}: {node:?}");
-                    assert_eq!(child::<Expr>(&node), walked.first().cloned());
-                    let bodies: Vec<Body> = node.children().filter_map(Body::cast).collect();
-                    assert_eq!(children::<Body>(&node).collect::<Vec<_>>(), bodies);
-                    if let Some(body) = Body::cast(node.clone()) {
-                        let items: Vec<SyntaxNode> = node
-                            .children()
-                            .filter(|n| {
-                                matches!(n.kind(), SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK)
-                            })
-                            .collect();
-                        let by_kind: Vec<SyntaxNode> =
-                            body.items().map(|i| i.syntax().clone()).collect();
-                        assert_eq!(items, by_kind, "{path:?}");
-                    }
-                    for &kind in &kinds {
-                        let walked = node
-                            .children_with_tokens()
-                            .filter_map(|e| e.into_token())
-                            .find(|t| t.kind() == kind);
-                        found += usize::from(walked.is_some());
-                        assert_eq!(token(&node, kind), walked, "{path:?}: {kind:?}");
-                    }
-                }
+        each_fixture_node(|path, node| {
+            let walked: Vec<Expr> = node.children().filter_map(Expr::cast).collect();
+            let looked_up: Vec<Expr> = exprs(&node).collect();
+            assert_eq!(walked, looked_up, "{path:?}: {node:?}");
+            assert_eq!(child::<Expr>(&node), walked.first().cloned());
+            let bodies: Vec<Body> = node.children().filter_map(Body::cast).collect();
+            assert_eq!(children::<Body>(&node).collect::<Vec<_>>(), bodies);
+            if let Some(body) = Body::cast(node.clone()) {
+                let items: Vec<SyntaxNode> = node
+                    .children()
+                    .filter(|n| matches!(n.kind(), SyntaxKind::ATTRIBUTE | SyntaxKind::BLOCK))
+                    .collect();
+                let by_kind: Vec<SyntaxNode> = body.items().map(|i| i.syntax().clone()).collect();
+                assert_eq!(items, by_kind, "{path:?}");
             }
-        }
+            for &kind in &kinds {
+                let walked = node
+                    .children_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .find(|t| t.kind() == kind);
+                found += usize::from(walked.is_some());
+                assert_eq!(token(&node, kind), walked, "{path:?}: {kind:?}");
+            }
+        });
         assert!(found > 1000, "only {found} tokens");
     }
 }
