@@ -3,7 +3,7 @@
 use super::{
     ArgList, AstNode, Binary, Conditional, ForCond, ForExpr, ForIntro, FunctionCall, GetAttr,
     HeredocTemplate, Index, Literal, Object, ObjectItem, ObjectKey, Paren, QuotedTemplate, Splat,
-    Tuple, Unary, Variable, child, children, exprs, token, trailing_comment,
+    Tuple, Unary, Variable, child, children, exprs, green_tokens, token, trailing_comment,
 };
 use crate::syntax_kind::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
 
@@ -99,15 +99,7 @@ impl Literal {
 /// its one identifier token, so this is its text, without making syntax
 /// tokens (for walks over many nodes, such as every local of a module).
 pub(crate) fn green_variable_name(green: &rowan::GreenNodeData) -> Option<&str> {
-    use rowan::Language;
-    green.children().find_map(|c| match c {
-        rowan::NodeOrToken::Token(t)
-            if crate::syntax_kind::HclLanguage::kind_from_raw(t.kind()) == IDENT =>
-        {
-            Some(t.text())
-        }
-        _ => None,
-    })
+    green_tokens(green).find_map(|(kind, text)| (kind == IDENT).then_some(text))
 }
 
 impl Variable {
@@ -204,20 +196,10 @@ impl ObjectKey {
 impl FunctionCall {
     /// The name, namespaces included (`provider::aws::arn_parse`).
     pub fn name(&self) -> String {
-        use rowan::Language;
-        // From the green tree: no syntax token for each piece.
-        let mut out = String::new();
-        for c in self.0.green().children() {
-            if let rowan::NodeOrToken::Token(t) = c
-                && matches!(
-                    crate::syntax_kind::HclLanguage::kind_from_raw(t.kind()),
-                    IDENT | COLON2
-                )
-            {
-                out.push_str(t.text());
-            }
-        }
-        out
+        green_tokens(&self.0.green())
+            .filter(|(kind, _)| matches!(kind, IDENT | COLON2))
+            .map(|(_, text)| text)
+            .collect()
     }
 
     /// The name tokens (namespaces, then the function name).

@@ -170,12 +170,33 @@ pub(crate) fn child<N: AstNode>(node: &SyntaxNode) -> Option<N> {
     node.first_child_by_kind(&N::can_cast).and_then(N::cast)
 }
 
+/// The child nodes whose kind `matches`, in order.
+pub(crate) fn child_nodes<F: Fn(SyntaxKind) -> bool>(
+    node: &SyntaxNode,
+    matches: F,
+) -> impl Iterator<Item = SyntaxNode> + use<F> {
+    let first = node.first_child_by_kind(&matches);
+    std::iter::successors(first, move |n| n.next_sibling_by_kind(&matches))
+}
+
 /// All child nodes viewable as `N`.
 pub(crate) fn children<N: AstNode>(node: &SyntaxNode) -> impl Iterator<Item = N> + use<N> {
-    std::iter::successors(node.first_child_by_kind(&N::can_cast), |n| {
-        n.next_sibling_by_kind(&N::can_cast)
+    child_nodes(node, N::can_cast).filter_map(N::cast)
+}
+
+/// The kinds and texts of the direct child tokens of a green node, read
+/// without making a syntax token for each (for walks over many nodes).
+pub(crate) fn green_tokens(
+    green: &rowan::GreenNodeData,
+) -> impl Iterator<Item = (SyntaxKind, &str)> {
+    use rowan::Language;
+    green.children().filter_map(|c| match c {
+        rowan::NodeOrToken::Token(t) => Some((
+            crate::syntax_kind::HclLanguage::kind_from_raw(t.kind()),
+            t.text(),
+        )),
+        rowan::NodeOrToken::Node(_) => None,
     })
-    .filter_map(N::cast)
 }
 
 /// The first direct child token of `kind`.

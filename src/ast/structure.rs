@@ -2,9 +2,10 @@
 
 use super::{
     AstNode, Attribute, Block, BlockLabel, Body, ConfigFile, ErrorNode, Expr, ExprRoot,
-    TemplatePart, TemplateRoot, child, children, leading_comments, token, trailing_comment,
+    TemplatePart, TemplateRoot, child, child_nodes, children, leading_comments, token,
+    trailing_comment,
 };
-use crate::syntax_kind::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+use crate::syntax_kind::{SyntaxKind::*, SyntaxNode, SyntaxToken};
 
 impl ConfigFile {
     /// The top-level body.
@@ -62,11 +63,7 @@ impl BodyItem {
 impl Body {
     /// Attributes and blocks in source order.
     pub fn items(&self) -> impl Iterator<Item = BodyItem> + use<> {
-        let item = |k: SyntaxKind| matches!(k, ATTRIBUTE | BLOCK);
-        std::iter::successors(self.0.first_child_by_kind(&item), move |n| {
-            n.next_sibling_by_kind(&item)
-        })
-        .filter_map(|n| match n.kind() {
+        child_nodes(&self.0, |k| matches!(k, ATTRIBUTE | BLOCK)).filter_map(|n| match n.kind() {
             ATTRIBUTE => Attribute::cast(n).map(BodyItem::Attribute),
             BLOCK => Block::cast(n).map(BodyItem::Block),
             _ => None,
