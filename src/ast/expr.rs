@@ -196,7 +196,7 @@ impl ObjectKey {
 impl FunctionCall {
     /// The name, namespaces included (`provider::aws::arn_parse`).
     pub fn name(&self) -> String {
-        green_tokens(&self.0.green())
+        green_tokens(self.0.green())
             .filter(|(kind, _)| matches!(kind, IDENT | COLON2))
             .map(|(_, text)| text)
             .collect()
