@@ -2,12 +2,14 @@
 //! `any`), read from their expressions and applied to values: conversion
 //! to the type, then the defaults of optional attributes.
 
+mod green;
+
 use super::convert::{convert, unify};
 use super::expr::evaluate;
 use super::types::Type;
 use super::value::Value;
 use super::{ConvertError, EvalContext};
-use crate::ast::Expr;
+use crate::ast::{AstNode, Expr};
 use std::collections::BTreeMap;
 
 /// A type constraint.
@@ -48,6 +50,17 @@ impl Constraint {
     /// assert_eq!(Constraint::from_expr(&expr).unwrap().to_type(), Type::map(Type::list(Type::String)));
     /// ```
     pub fn from_expr(e: &Expr) -> Result<Constraint, String> {
+        // The plain shapes (nearly every constraint written) are read from
+        // the green tree; anything else, and every error, from the syntax
+        // views below, which give the messages.
+        match green::read(e.syntax()) {
+            Some(c) => Ok(c),
+            None => Constraint::from_syntax(e),
+        }
+    }
+
+    /// [`from_expr`](Self::from_expr) through the typed syntax views.
+    fn from_syntax(e: &Expr) -> Result<Constraint, String> {
         match e {
             Expr::Variable(v) => keyword(&v.name().unwrap_or_default()),
             Expr::QuotedTemplate(q) => match q.literal_value().as_deref() {
@@ -62,13 +75,13 @@ impl Constraint {
             Expr::Paren(p) => p
                 .expr()
                 .ok_or_else(|| "empty type".to_string())
-                .and_then(|e| Constraint::from_expr(&e)),
+                .and_then(|e| Constraint::from_syntax(&e)),
             Expr::FunctionCall(c) => {
                 let name = c.name();
                 let args = c.args();
                 let one = |args: &[Expr]| -> Result<Constraint, String> {
                     match args {
-                        [a] => Constraint::from_expr(a),
+                        [a] => Constraint::from_syntax(a),
                         _ => Err(format!(
                             "The {name} type constructor requires one argument specifying the element type."
                         )),
@@ -80,7 +93,7 @@ impl Constraint {
                     "map" => Ok(Constraint::Map(Box::new(one(&args)?))),
                     "tuple" => match args.as_slice() {
                         [Expr::Tuple(t)] => Ok(Constraint::Tuple(
-                            t.elements().map(|x| Constraint::from_expr(&x)).collect::<Result<_, _>>()?,
+                            t.elements().map(|x| Constraint::from_syntax(&x)).collect::<Result<_, _>>()?,
                         )),
                         _ => Err("The tuple type constructor requires one argument specifying the element types as a list.".into()),
                     },
@@ -252,22 +265,14 @@ fn attribute(e: &Expr) -> Result<Attribute, String> {
             let args = c.args();
             let constraint =
                 match args.first() {
-                    Some(a) => Constraint::from_expr(a)?,
+                    Some(a) => Constraint::from_syntax(a)?,
                     None => return Err(
                         "Optional attribute modifier requires the attribute type as its argument."
                             .into(),
                     ),
                 };
             let default = match args.get(1) {
-                Some(d) => {
-                    let r = evaluate(d, &EvalContext::new());
-                    if let Some(diag) = r.diagnostics.first() {
-                        return Err(diag.message());
-                    }
-                    Some(constraint.apply(&r.value).map_err(|e| {
-                        format!("Invalid default value for optional attribute: {e}")
-                    })?)
-                }
+                Some(d) => Some(optional_default(&constraint, d)?),
                 None => None,
             };
             return Ok(Attribute {
@@ -278,16 +283,28 @@ fn attribute(e: &Expr) -> Result<Attribute, String> {
         }
     }
     Ok(Attribute {
-        constraint: Constraint::from_expr(e)?,
+        constraint: Constraint::from_syntax(e)?,
         optional: false,
         default: None,
     })
 }
 
+/// The default of an optional attribute (`optional(T, default)`): the
+/// expression's value, converted to the attribute's constraint.
+fn optional_default(constraint: &Constraint, default: &Expr) -> Result<Value, String> {
+    let r = evaluate(default, &EvalContext::new());
+    if let Some(diag) = r.diagnostics.first() {
+        return Err(diag.message());
+    }
+    constraint
+        .apply(&r.value)
+        .map_err(|e| format!("Invalid default value for optional attribute: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::AstNode;
+
     use crate::eval::{console_string, evaluate_str};
 
     fn constraint(text: &str) -> Constraint {
