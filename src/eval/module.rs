@@ -9,7 +9,9 @@ use super::constraint::Constraint;
 use super::context::EvalContext;
 use super::diagnostic::Diagnostic;
 use super::expr::{Evaluation, evaluate};
-use super::reference_check::{Declared, reference_problems};
+use super::reference_check::{
+    Declared, known_use, problems_of_every_reference, reference_problems,
+};
 use super::types::Type;
 use super::value::Value;
 use crate::ast::{AstNode, Expr};
@@ -555,11 +557,20 @@ impl Module {
             locals: locals.keys().cloned().collect(),
             variables: variables.keys().cloned().collect(),
         };
-        // Locals, each after the locals it refers to.
-        let local_refs: BTreeMap<String, Vec<String>> = locals
-            .iter()
-            .map(|(n, (_, e))| (n.clone(), e.local_references()))
-            .collect();
+        // Locals, each after the locals it refers to. One walk of each
+        // local finds the locals and variables it names and whether its
+        // references may have a problem.
+        let mut local_refs: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut local_var_refs: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut may_have_problems: BTreeSet<&str> = BTreeSet::new();
+        for (name, (_, expr)) in &locals {
+            let scan = scan_local(expr, &declared);
+            if !scan.all_known {
+                may_have_problems.insert(name);
+            }
+            local_refs.insert(name.clone(), scan.locals);
+            local_var_refs.insert(name.clone(), scan.variables);
+        }
         let mut values: BTreeMap<SmolStr, Value> = BTreeMap::new();
         let mut local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>> = BTreeMap::new();
         let mut state: BTreeMap<String, Visit> = BTreeMap::new();
@@ -583,8 +594,10 @@ impl Module {
                     // As Terraform, a local whose references are wrong is
                     // not evaluated, and the module is in error.
                     let problems = match expr {
-                        Expression::Native(e) => reference_problems(e, &declared),
-                        Expression::Json(_) => Vec::new(),
+                        Expression::Native(e) if may_have_problems.contains(n.as_str()) => {
+                            problems_of_every_reference(e, &declared)
+                        }
+                        _ => Vec::new(),
                     };
                     diagnostics.extend(problems.iter().map(|d| {
                         FileDiagnostic::new(file.path.clone(), file.text.clone(), d.clone())
@@ -635,10 +648,6 @@ impl Module {
             }
         }
         ctx.set_variable("local", Value::Object(values));
-        let local_var_refs = locals
-            .iter()
-            .map(|(n, (_, e))| (n.clone(), e.references_under("var")))
-            .collect();
         // Validation rules, in the module's whole context (a rule may
         // refer to other variables and to locals, as since Terraform 1.9).
         let mut variable_diagnostics = BTreeMap::new();
@@ -860,6 +869,46 @@ fn check_validation(
             Err(err) => invalid(format!("Invalid validation condition result value: {err}.")),
         },
     }
+}
+
+/// What one walk of a local's expression finds.
+struct LocalScan {
+    /// The locals it names (`local.NAME`), in the order of the text.
+    locals: Vec<String>,
+    /// The input variables it names (`var.NAME`).
+    variables: Vec<String>,
+    /// True when its references can have no problem (see
+    /// `reference_check::known_use`); JSON has none to check.
+    all_known: bool,
+}
+
+/// The locals and variables `expr` names and whether its references can
+/// have no problem, in one walk of its green tree.
+fn scan_local(expr: &Expression, declared: &Declared) -> LocalScan {
+    let Expression::Native(e) = expr else {
+        return LocalScan {
+            locals: expr.local_references(),
+            variables: expr.references_under("var"),
+            all_known: true,
+        };
+    };
+    let mut scan = LocalScan {
+        locals: Vec::new(),
+        variables: Vec::new(),
+        all_known: true,
+    };
+    crate::model::each_variable_under(e.syntax(), |name, parent| {
+        scan.all_known &= known_use(name, parent, declared);
+        let names = match name {
+            "local" => &mut scan.locals,
+            "var" => &mut scan.variables,
+            _ => return,
+        };
+        if let Some(attr) = parent.and_then(crate::model::attribute_after) {
+            names.push(attr.to_string());
+        }
+    });
+    scan
 }
 
 /// The names of the locals an expression refers to (`local.NAME`).

@@ -29,8 +29,9 @@ pub(crate) fn reference_problems(expr: &Expr, declared: &Declared) -> Vec<Diagno
     problems_of_every_reference(expr, declared)
 }
 
-/// The problems of `expr`, from every reference the full walk finds.
-fn problems_of_every_reference(expr: &Expr, declared: &Declared) -> Vec<Diagnostic> {
+/// The problems of `expr`, from every reference the full walk finds (for
+/// an expression [`known_use`] did not pass everywhere).
+pub(crate) fn problems_of_every_reference(expr: &Expr, declared: &Declared) -> Vec<Diagnostic> {
     references(expr.syntax())
         .iter()
         .filter_map(|r| problem(&r.traversal, declared))
@@ -139,50 +140,34 @@ fn is_known(root: &str, name: &str, declared: &Declared) -> bool {
 /// that do not. A `for` binding one of the four names can only hide a
 /// problem the full walk would report, so it is not looked at here.
 fn all_known(root: &crate::SyntaxNode, declared: &Declared) -> bool {
-    use crate::syntax_kind::{HclLanguage, SyntaxKind::*};
-    use rowan::{GreenNodeData, Language, NodeOrToken};
-    let kind = |raw| HclLanguage::kind_from_raw(raw);
-    let checked = |name: Option<&str>| matches!(name, Some("local" | "var" | "path" | "terraform"));
-    if root.kind() == VARIABLE {
-        // Alone, or under a parent outside the green node: the full walk.
-        return !checked(crate::ast::green_variable_name(root.green()));
+    let mut known = true;
+    crate::model::each_variable_under(root, |name, parent| {
+        known &= known_use(name, parent, declared);
+    });
+    known
+}
+
+/// True when the variable `name`, under `parent`, can have no problem: it
+/// is not one of the four checked roots, or it is a bare object key, or it
+/// is followed by `.NAME`, a name [`is_known`]. A step of [`all_known`]'s
+/// walk, which `Module::load` makes along with its own.
+pub(crate) fn known_use(
+    name: &str,
+    parent: Option<&rowan::GreenNodeData>,
+    declared: &Declared,
+) -> bool {
+    use crate::syntax_kind::{HclLanguage, SyntaxKind::OBJECT_KEY};
+    use rowan::Language;
+    if !matches!(name, "local" | "var" | "path" | "terraform") {
+        return true;
     }
-    // A stack rather than recursion: expressions nest deeper than the
-    // call stack goes.
-    let mut stack: Vec<(&GreenNodeData, rowan::Children<'_>)> =
-        vec![(root.green(), root.green().children())];
-    while let Some((parent, children)) = stack.last_mut() {
-        let parent: &GreenNodeData = parent;
-        let Some(child) = children.next() else {
-            stack.pop();
-            continue;
-        };
-        let NodeOrToken::Node(node) = child else {
-            continue;
-        };
-        if kind(node.kind()) == VARIABLE {
-            let root_name = crate::ast::green_variable_name(node);
-            if checked(root_name) && kind(parent.kind()) != OBJECT_KEY {
-                // `root.NAME`: a `GET_ATTR` whose first identifier token is
-                // the name.
-                let name = (kind(parent.kind()) == GET_ATTR)
-                    .then(|| {
-                        parent.children().find_map(|c| match c {
-                            NodeOrToken::Token(t) if kind(t.kind()) == IDENT => Some(t.text()),
-                            _ => None,
-                        })
-                    })
-                    .flatten();
-                match (root_name, name) {
-                    (Some(root_name), Some(name)) if is_known(root_name, name, declared) => {}
-                    _ => return false,
-                }
-            }
-            continue;
-        }
-        stack.push((node, node.children()));
+    let Some(parent) = parent else {
+        return false;
+    };
+    if HclLanguage::kind_from_raw(parent.kind()) == OBJECT_KEY {
+        return true;
     }
-    true
+    crate::model::attribute_after(parent).is_some_and(|attr| is_known(name, attr, declared))
 }
 
 /// The first of `names` within an edit distance of 2 of `given`, as

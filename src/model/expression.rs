@@ -184,37 +184,41 @@ pub(crate) fn local_references_in(root: &SyntaxNode, out: &mut Vec<String>) {
 
 /// The names after `name.` in the traversals under `root` (`var.NAME`),
 /// in the order of the text.
+pub(crate) fn references_under_in(root: &SyntaxNode, name: &str, out: &mut Vec<String>) {
+    each_variable_under(root, |variable, parent| {
+        if variable == name
+            && let Some(attr) = parent.and_then(attribute_after)
+        {
+            out.push(attr.to_string());
+        }
+    });
+}
+
+/// Calls `f` with the name of every variable under `root` (itself
+/// included) and the green node of its parent, in the order of the text.
 ///
 /// Read from the green tree: a walk of the syntax tree makes (and frees)
 /// a node for every node it passes, and this runs over every local of a
 /// module.
-pub(crate) fn references_under_in(root: &SyntaxNode, name: &str, out: &mut Vec<String>) {
+pub(crate) fn each_variable_under(
+    root: &SyntaxNode,
+    mut f: impl FnMut(&str, Option<&rowan::GreenNodeData>),
+) {
+    use crate::syntax_kind::HclLanguage;
+    use rowan::{Language, NodeOrToken};
     if root.kind() == VARIABLE {
-        // A variable alone: whether it is `name.ATTR` is up to its parent,
-        // outside the green node.
-        if crate::ast::green_variable_name(root.green()) == Some(name)
-            && let Some(parent) = root.parent()
-            && parent.kind() == GET_ATTR
-            && let Some(attr) = parent
-                .children_with_tokens()
-                .filter_map(|e| e.into_token())
-                .find(|t| t.kind() == IDENT)
-        {
-            out.push(attr.text().to_string());
+        // A variable alone: its parent is outside the green node.
+        if let Some(name) = crate::ast::green_variable_name(root.green()) {
+            let parent = root.parent();
+            f(name, parent.as_ref().map(|p| p.green()));
         }
         return;
     }
-    green_references_under(root.green(), name, out);
-}
-
-fn green_references_under(root: &rowan::GreenNodeData, name: &str, out: &mut Vec<String>) {
-    use crate::syntax_kind::HclLanguage;
-    use rowan::{Language, NodeOrToken};
     let kind = |raw| HclLanguage::kind_from_raw(raw);
     // A stack rather than recursion: expressions nest deeper than the
     // call stack goes.
     let mut stack: Vec<(&rowan::GreenNodeData, rowan::Children<'_>)> =
-        vec![(root, root.children())];
+        vec![(root.green(), root.green().children())];
     while let Some((parent, children)) = stack.last_mut() {
         let parent: &rowan::GreenNodeData = parent;
         let Some(child) = children.next() else {
@@ -224,20 +228,29 @@ fn green_references_under(root: &rowan::GreenNodeData, name: &str, out: &mut Vec
         let NodeOrToken::Node(node) = child else {
             continue;
         };
-        // `name.ATTR`: a `GET_ATTR` with the variable `name` in it; the
-        // attribute is the `GET_ATTR`'s own first identifier token.
-        if kind(parent.kind()) == GET_ATTR
-            && kind(node.kind()) == VARIABLE
-            && crate::ast::green_variable_name(node) == Some(name)
-            && let Some(attr) = parent.children().find_map(|c| match c {
-                NodeOrToken::Token(t) if kind(t.kind()) == IDENT => Some(t.text()),
-                _ => None,
-            })
-        {
-            out.push(attr.to_string());
+        if kind(node.kind()) == VARIABLE {
+            if let Some(name) = crate::ast::green_variable_name(node) {
+                f(name, Some(parent));
+            }
+            continue;
         }
         stack.push((node, node.children()));
     }
+}
+
+/// The attribute a `GET_ATTR` node reads (`b` of `a.b`): its own first
+/// identifier token. `None` for another kind of node.
+pub(crate) fn attribute_after(parent: &rowan::GreenNodeData) -> Option<&str> {
+    use crate::syntax_kind::HclLanguage;
+    use rowan::{Language, NodeOrToken};
+    let kind = |raw| HclLanguage::kind_from_raw(raw);
+    if kind(parent.kind()) != GET_ATTR {
+        return None;
+    }
+    parent.children().find_map(|c| match c {
+        NodeOrToken::Token(t) if kind(t.kind()) == IDENT => Some(t.text()),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

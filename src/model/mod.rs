@@ -24,7 +24,9 @@ mod json;
 mod native;
 
 pub use expression::Expression;
-pub(crate) use expression::{local_references_in, references_under_in};
+pub(crate) use expression::{
+    attribute_after, each_variable_under, local_references_in, references_under_in,
+};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
