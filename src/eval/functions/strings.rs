@@ -320,13 +320,27 @@ fn first_line(s: &str) -> String {
 
 /// The result type of `regex` for a pattern: a string without capture
 /// groups, a list of strings for numbered groups, an object for named ones.
+///
+/// Read from the pattern's syntax, without compiling it (the call compiles
+/// it to match, and compiling is most of a `regex` call's time): an
+/// invalid pattern gets the message compiling it gives. Only a pattern
+/// too large to compile (the `regex` crate's 10 MB limit) passes here and
+/// fails in the call.
 fn regex_type(pattern: &str) -> Result<Type> {
-    let re = compile(pattern, 0)?;
-    let names: Vec<Option<&str>> = re.capture_names().skip(1).collect();
+    let names = match capture_names(pattern) {
+        Some(names) => names,
+        None => {
+            let re = compile(pattern, 0)?;
+            re.capture_names()
+                .skip(1)
+                .map(|n| n.map(Box::from))
+                .collect()
+        }
+    };
     if names.is_empty() {
         return Ok(Type::String);
     }
-    let named: Vec<&str> = names.iter().flatten().copied().collect();
+    let named: Vec<&str> = names.iter().flatten().map(|n| &**n).collect();
     if named.is_empty() {
         return Ok(Type::Tuple(vec![Type::String; names.len()]));
     }
@@ -342,6 +356,48 @@ fn regex_type(pattern: &str) -> Result<Type> {
             .map(|n| (n.to_string(), Type::String))
             .collect(),
     ))
+}
+
+/// The names of a valid pattern's capture groups in the order of their
+/// numbers (`None` for an unnamed group), from its syntax alone; `None`
+/// when the pattern does not parse (compiling it then gives the message).
+///
+/// The groups are read from the syntax tree as written: the translation
+/// that checks the rest of the pattern drops a group that can match
+/// nothing (`(a){0}`), which still has its number.
+fn capture_names(pattern: &str) -> Option<Vec<Option<Box<str>>>> {
+    use regex_syntax::ast::{Ast, GroupKind};
+    fn walk(ast: &Ast, out: &mut Vec<(u32, Option<Box<str>>)>) {
+        match ast {
+            Ast::Group(g) => {
+                match &g.kind {
+                    GroupKind::CaptureIndex(index) => out.push((*index, None)),
+                    GroupKind::CaptureName { name, .. } => {
+                        out.push((name.index, Some(name.name.as_str().into())));
+                    }
+                    GroupKind::NonCapturing(_) => {}
+                }
+                walk(&g.ast, out);
+            }
+            Ast::Concat(c) => c.asts.iter().for_each(|a| walk(a, out)),
+            Ast::Alternation(a) => a.asts.iter().for_each(|a| walk(a, out)),
+            Ast::Repetition(r) => walk(&r.ast, out),
+            _ => {}
+        }
+    }
+    // The `regex` crate's defaults (Unicode on, a nesting limit of 250,
+    // which also bounds this walk's recursion): the same checks, so the
+    // same patterns fail.
+    let ast = regex_syntax::ast::parse::Parser::new()
+        .parse(pattern)
+        .ok()?;
+    regex_syntax::hir::translate::Translator::new()
+        .translate(pattern, &ast)
+        .ok()?;
+    let mut groups = Vec::new();
+    walk(&ast, &mut groups);
+    groups.sort_by_key(|&(index, _)| index);
+    Some(groups.into_iter().map(|(_, name)| name).collect())
 }
 
 fn captures_value(re: &regex::Regex, c: &regex::Captures<'_>) -> Value {
@@ -400,4 +456,84 @@ fn go_template(with: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The result type read from the syntax is the one compiling the
+    /// pattern gives, and so is the message of an invalid pattern.
+    #[test]
+    fn regex_types_without_compiling() {
+        let by_compiling = |pattern: &str| -> Result<Type> {
+            let re = compile(pattern, 0)?;
+            let names: Vec<Option<Box<str>>> = re
+                .capture_names()
+                .skip(1)
+                .map(|n| n.map(Box::from))
+                .collect();
+            let named: Vec<&str> = names.iter().flatten().map(|n| &**n).collect();
+            Ok(if names.is_empty() {
+                Type::String
+            } else if named.is_empty() {
+                Type::Tuple(vec![Type::String; names.len()])
+            } else if named.len() != names.len() {
+                return Err(arg_error(
+                    0,
+                    "invalid regular expression pattern: can't mix both named and unnamed capture groups",
+                ));
+            } else {
+                Type::Object(
+                    named
+                        .iter()
+                        .map(|n| (n.to_string(), Type::String))
+                        .collect(),
+                )
+            })
+        };
+        let patterns = [
+            "",
+            "abc",
+            "^(roles/[a-zA-Z0-9_.]+|projects/[a-zA-Z0-9-]+/roles/[a-zA-Z0-9_.]+)$",
+            "(a)(b)?(c)*",
+            "(?P<x>a)(?P<y>b)",
+            "(?P<x>a)(b)",
+            "(a){0}(b)",
+            "(?:a)(b)",
+            "((a)|(b))+",
+            "(?<name>x)|(?<other>(?<inner>y))",
+            "\\p{Greek}+(\\d)",
+            "(?i)(A)",
+            "(?P<x>a)(?P<x>b)",
+            "(",
+            "[z-a]",
+            "\\p{NotAClass}",
+            "a{2,1}",
+            "(?P<1x>a)",
+            "x**",
+            "\\8",
+            "(((((((((((((((((((((((((((((a)))))))))))))))))))))))))))))",
+            "(?x) ( a ) # comment",
+            "[[:alpha:]](x)",
+            "\\x{110000}",
+            "(?-u:\\xFF)",
+            "(?-u)(\\w)",
+        ];
+        for p in patterns {
+            let read = regex_type(p);
+            let compiled = by_compiling(p);
+            assert_eq!(read, compiled, "{p:?}");
+        }
+        let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
+        assert_eq!(regex_type(&deep), by_compiling(&deep));
+        // The one difference: a pattern too large to compile passes the
+        // syntax, and the call's compiling reports it.
+        let huge = "a{1000}{1000}{1000}";
+        assert_eq!(regex_type(huge), Ok(Type::String));
+        assert!(compile(huge, 0).unwrap_err().message.contains("size limit"));
+        // The walk itself finds the groups for the valid patterns.
+        assert_eq!(capture_names("(?P<x>a)(b)").map(|n| n.len()), Some(2));
+        assert_eq!(capture_names("(a){0}(b)").map(|n| n.len()), Some(2));
+    }
 }
