@@ -30,3 +30,20 @@ pub(crate) fn texts(what: &str) -> Option<Vec<(PathBuf, String)>> {
     out.sort();
     Some(out)
 }
+
+/// The text of every `.tf` and `.hcl` file under `fixtures/`.
+pub(crate) fn fixture_texts() -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut dirs = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).expect("the fixtures").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "tf" || e == "hcl") {
+                texts.push(std::fs::read_to_string(&path).unwrap_or_default());
+            }
+        }
+    }
+    texts
+}

@@ -247,18 +247,7 @@ mod tests {
     /// then with every other name left out.
     #[test]
     fn green_check_agrees_with_the_full_walk() {
-        let mut texts = Vec::new();
-        let mut dirs = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(dir).expect("the fixtures").flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "tf" || e == "hcl") {
-                    texts.push(std::fs::read_to_string(&path).unwrap_or_default());
-                }
-            }
-        }
+        let mut texts = crate::corpus::fixture_texts();
         if let Some(corpus) = crate::corpus::texts("the reference checks over the corpus") {
             texts.extend(corpus.into_iter().map(|(_, t)| t));
         }

@@ -290,17 +290,7 @@ mod tests {
             "d = { (local.k) = local.v, local = 1 }\ne = local.\nf = local.a.b.c".to_string(),
             format!("g = {}local.deep{}", "[".repeat(20_000), "]".repeat(20_000)),
         ];
-        let mut dirs = vec![std::path::PathBuf::from("fixtures")];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(dir).expect("the fixtures").flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "tf" || e == "hcl") {
-                    texts.push(std::fs::read_to_string(&path).unwrap_or_default());
-                }
-            }
-        }
+        texts.extend(crate::corpus::fixture_texts());
         let mut found = 0;
         for text in &texts {
             let parse = crate::parse(text);
