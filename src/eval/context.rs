@@ -6,6 +6,7 @@
 use super::convert::convert;
 use super::types::Type;
 use super::value::Value;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -440,7 +441,9 @@ impl Function {
         // Sensitive marks are taken off the arguments (inside too) and put
         // on the result, unless the parameter handles them.
         let mut sensitive = false;
-        let unmarked: Vec<Value> = args
+        // Borrowed unless a mark is taken off: an argument may be a large
+        // collection, copied once more below only if converting needs to.
+        let unmarked: Vec<Cow<'_, Value>> = args
             .iter()
             .enumerate()
             .map(|(i, arg)| {
@@ -451,9 +454,9 @@ impl Function {
                     .is_some_and(|p| p.allow_marked);
                 if !allow && arg.contains_sensitive() {
                     sensitive = true;
-                    arg.unmarked_deep()
+                    Cow::Owned(arg.unmarked_deep())
                 } else {
-                    arg.clone()
+                    Cow::Borrowed(arg)
                 }
             })
             .collect();
@@ -470,7 +473,7 @@ impl Function {
             if arg.is_null() && !param.allow_null {
                 return Err(FunctionError::argument(i, "argument must not be null"));
             }
-            if arg.ty() == Type::Dynamic && !param.allow_dynamic {
+            if arg.has_dynamic_type() && !param.allow_dynamic {
                 dynamic = true;
             }
             let v =

@@ -148,6 +148,16 @@ impl Value {
         }
     }
 
+    /// Whether the value's type is [`Type::Dynamic`] (`self.ty() ==
+    /// Type::Dynamic`, without building the type of a collection).
+    pub(crate) fn has_dynamic_type(&self) -> bool {
+        match self {
+            Value::Null(t) | Value::Unknown(t) => *t == Type::Dynamic,
+            Value::Sensitive(v) => v.has_dynamic_type(),
+            _ => false,
+        }
+    }
+
     /// Whether the value is null.
     pub fn is_null(&self) -> bool {
         match self {
