@@ -16,10 +16,9 @@
 //! syntax views read it, with their messages. So a constraint read here is
 //! always the one the syntax views read (`tests::green_reads_what_the_views_read`).
 
-use super::{Attribute, Constraint, optional_default};
+use super::{Attribute, Constraint, keyword, optional_default};
 use crate::SyntaxNode;
 use crate::ast::{AstNode, Expr};
-use crate::eval::types::Type;
 use crate::syntax_kind::{
     HclLanguage,
     SyntaxKind::{self, *},
@@ -48,7 +47,7 @@ impl Reader<'_> {
     /// The constraint of the expression node `green` starting at `start`.
     fn constraint(&self, green: &GreenNodeData, start: TextSize) -> Option<Constraint> {
         match kind(green.kind()) {
-            VARIABLE => keyword(crate::ast::green_variable_name(green)?),
+            VARIABLE => keyword(crate::ast::green_variable_name(green)?).ok(),
             PAREN => {
                 let (inner, at) = only(expressions(green, start, &[L_PAREN, R_PAREN])?)?;
                 self.constraint(inner, at)
@@ -167,17 +166,6 @@ fn kind(raw: rowan::SyntaxKind) -> SyntaxKind {
     HclLanguage::kind_from_raw(raw)
 }
 
-/// `string`, `number`, `bool` or `any`.
-fn keyword(name: &str) -> Option<Constraint> {
-    Some(Constraint::Type(match name {
-        "string" => Type::String,
-        "number" => Type::Number,
-        "bool" => Type::Bool,
-        "any" => Type::Dynamic,
-        _ => return None,
-    }))
-}
-
 /// A call's name (one identifier, no namespace) and its argument list.
 fn call_parts(green: &GreenNodeData, start: TextSize) -> Option<(&str, &GreenNodeData, TextSize)> {
     if kind(green.kind()) != FUNCTION_CALL {
@@ -262,8 +250,10 @@ fn only<T>(mut items: impl Iterator<Item = T>) -> Option<T> {
     items.next().is_none().then_some(first)
 }
 
+/// Spaces, comments and line breaks, which may stand between the parts of
+/// a type.
 fn is_trivia(kind: SyntaxKind) -> bool {
-    matches!(kind, WHITESPACE | NEWLINE | COMMENT)
+    kind.is_trivia() || kind == NEWLINE
 }
 
 #[cfg(test)]
