@@ -151,7 +151,8 @@ fn range(e: &Expr) -> TextRange {
 }
 
 /// The range of a node without its leading and trailing trivia.
-/// Computed only for diagnostics: finding the first and last tokens walks
+/// Computed only for diagnostics (callers keep it in a closure until one is
+/// reported): finding the first and last tokens walks
 /// down the tree (iteratively: rowan's own `first_token` recurses).
 pub(crate) fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
     let range = node.text_range();
@@ -515,19 +516,20 @@ impl<'c> Evaluator<'c> {
     fn eval_call(&mut self, c: &ast::FunctionCall) -> Value {
         let name = c.name();
         let call_range = || trimmed_range(c.syntax());
-        let name_range = c
-            .name_tokens()
-            .first()
-            .map(|t| {
-                let last = c.name_tokens().last().cloned().unwrap_or_else(|| t.clone());
-                TextRange::new(t.text_range().start(), last.text_range().end())
-            })
-            .unwrap_or_else(call_range);
+        let name_range = || {
+            let names = c.name_tokens();
+            match (names.first(), names.last()) {
+                (Some(first), Some(last)) => {
+                    TextRange::new(first.text_range().start(), last.text_range().end())
+                }
+                _ => call_range(),
+            }
+        };
         let arg_exprs = c.args();
         let expand = c.arg_list().is_some_and(|l| l.has_ellipsis());
         let ctx = self.ctx;
         if let Some(lazy) = ctx.function(&name).and_then(|f| f.lazy) {
-            return self.eval_lazy(lazy, &name, &arg_exprs, call_range());
+            return self.eval_lazy(lazy, &name, &arg_exprs, call_range);
         }
         let mut args: Vec<Value> = arg_exprs.iter().map(|a| self.eval(a)).collect();
         let Some(function) = ctx.function(&name) else {
@@ -544,7 +546,7 @@ impl<'c> Evaluator<'c> {
             } else {
                 "Function calls not allowed"
             };
-            self.error(summary, detail, name_range);
+            self.error(summary, detail, name_range());
             return DYNAMIC;
         };
         if expand {
@@ -641,9 +643,15 @@ impl<'c> Evaluator<'c> {
 
     /// `try` and `can`: each argument evaluated on its own, its problems
     /// caught rather than reported.
-    fn eval_lazy(&mut self, lazy: Lazy, name: &str, args: &[Expr], at: TextRange) -> Value {
+    fn eval_lazy(
+        &mut self,
+        lazy: Lazy,
+        name: &str,
+        args: &[Expr],
+        at: impl Fn() -> TextRange,
+    ) -> Value {
         if lazy == Lazy::TemplateString {
-            return self.eval_templatestring(args, at);
+            return self.eval_templatestring(args, at());
         }
         if args.is_empty() || (lazy == Lazy::Can && args.len() > 1) {
             let detail = if lazy == Lazy::Can {
@@ -659,7 +667,7 @@ impl<'c> Evaluator<'c> {
             } else {
                 "Too many function arguments"
             };
-            self.error(summary, detail, at);
+            self.error(summary, detail, at());
             return DYNAMIC;
         }
         let mut failures = Vec::new();
@@ -705,8 +713,8 @@ impl<'c> Evaluator<'c> {
                 "Call to function \"try\" failed: no expression succeeded:\n{}\n\nAt least one expression must produce a successful result.",
                 details.join("\n")
             ),
-            at,
-            at,
+            at(),
+            at(),
         );
         DYNAMIC
     }
@@ -816,14 +824,14 @@ impl<'c> Evaluator<'c> {
         let given = self.eval(&coll_expr);
         let coll_marked = given.is_sensitive();
         let coll = given.unmarked().0.clone();
-        let coll_range = trimmed_range(coll_expr.syntax());
+        let coll_range = || trimmed_range(coll_expr.syntax());
         let pairs = match iteration_pairs(&coll) {
             Iter::Pairs(p) => p,
             Iter::Null => {
                 self.error_in(
                     "Iteration over null value",
                     "A null value cannot be used as the collection in a 'for' expression.",
-                    coll_range,
+                    coll_range(),
                     whole(),
                 );
                 return DYNAMIC;
@@ -833,7 +841,7 @@ impl<'c> Evaluator<'c> {
                 self.error_in(
                     "Iteration over non-iterable value",
                     format!("A value of type {} cannot be used as the collection in a 'for' expression.", t.friendly_name()),
-                    coll_range,
+                    coll_range(),
                     whole(),
                 );
                 return DYNAMIC;
@@ -857,13 +865,13 @@ impl<'c> Evaluator<'c> {
             let keep = match &cond {
                 Some(c) => {
                     let cv = self.eval(c);
-                    let cr = trimmed_range(c.syntax());
+                    let cr = || trimmed_range(c.syntax());
                     match cv {
                         Value::Null(_) => {
                             self.error_in(
                                 "Condition is null",
                                 "The value of the 'if' clause must not be null.",
-                                cr,
+                                cr(),
                                 whole(),
                             );
                             self.scopes.truncate(mark);
@@ -883,7 +891,7 @@ impl<'c> Evaluator<'c> {
                                 self.error_in(
                                     "Invalid 'for' condition",
                                     format!("The 'if' clause value is invalid: {err}."),
-                                    cr,
+                                    cr(),
                                     whole(),
                                 );
                                 self.scopes.truncate(mark);
@@ -1123,7 +1131,7 @@ impl<'c> Evaluator<'c> {
         source: Value,
         source_expr: &Expr,
     ) -> Value {
-        let source_range = trimmed_range(source_expr.syntax());
+        let source_range = || trimmed_range(source_expr.syntax());
         let ty = source.ty();
         let sequence = matches!(ty, Type::List(_) | Type::Set(_) | Type::Tuple(_));
         let source = match source {
@@ -1132,7 +1140,7 @@ impl<'c> Evaluator<'c> {
                 self.error(
                     "Splat of null value",
                     "Splat expressions (with the * symbol) cannot be applied to null sequences.",
-                    source_range,
+                    source_range(),
                 );
                 return DYNAMIC;
             }
@@ -1175,7 +1183,7 @@ impl<'c> Evaluator<'c> {
                 if out.iter().any(|v| v.ty() != first) {
                     let types: Vec<Type> = out.iter().map(Value::ty).collect();
                     if unify(&types).is_none() || types.iter().any(|t| *t != first) {
-                        self.error("Invalid nested splat expressions", "The second level of splat expression produced elements of different types, so it isn't possible to construct a valid list to represent the top-level result.", source_range);
+                        self.error("Invalid nested splat expressions", "The second level of splat expression produced elements of different types, so it isn't possible to construct a valid list to represent the top-level result.", source_range());
                         return DYNAMIC;
                     }
                 }
@@ -1391,13 +1399,13 @@ impl<'c> Evaluator<'c> {
         let cond = self.eval(&cond_expr);
         let cond_marked = cond.contains_sensitive() || sides_marked;
         let cond = cond.unmarked_deep();
-        let cond_range = trimmed_range(cond_expr.syntax());
+        let cond_range = || trimmed_range(cond_expr.syntax());
         let cond = match cond {
             Value::Null(_) => {
                 self.error_in(
                     "Null condition",
                     "The condition value is null. Conditions must either be true or false.",
-                    cond_range,
+                    cond_range(),
                     whole(),
                 );
                 return Value::Unknown(result_ty);
@@ -1415,7 +1423,7 @@ impl<'c> Evaluator<'c> {
                     self.error_in(
                         "Incorrect condition type",
                         "The condition expression must be of type bool.",
-                        cond_range,
+                        cond_range(),
                         whole(),
                     );
                     return Value::Unknown(result_ty);
