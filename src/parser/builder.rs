@@ -34,8 +34,13 @@
 //! text (punctuation, newlines, runs of spaces) are therefore made once per
 //! process and immortal (our rowan's `GreenToken::make_immortal`, see
 //! `vendor/rowan/HCLWRIGHT.md`): their clones and drops touch no count.
-//! Identifiers stay counted, since their table is emptied when full and
-//! must not leak what it held.
+//! So are identifiers, up to a process-wide allowance of 65 536 tokens
+//! (3 MiB at most): their table is emptied when full while trees may still
+//! hold its tokens, so an immortal identifier is never freed, and past the
+//! allowance identifiers are counted. Measured alternating with counted
+//! identifiers (session 22, `compare/`): parse-and-drop medians 3.05×
+//! `hcl-edit` against 2.93× on the corpus, 2.77–2.81× against 2.70–2.72×
+//! on a second set; see `docs/parse-ceiling.md`.
 //!
 //! Every node and unshared token is one allocation, and dropping a tree
 //! frees each of them: our rowan keeps freed blocks in a per-thread cache
@@ -92,6 +97,15 @@ thread_local! {
 #[inline(never)]
 fn new_token(kind: SyntaxKind, text: &str) -> GreenToken {
     GreenToken::new(kind.into(), text)
+}
+
+/// An identifier token for the table, immortal while the process's
+/// allowance lasts (see `identifiers::IMMORTAL`).
+#[inline(never)]
+fn new_identifier(text: &str) -> GreenToken {
+    let mut token = new_token(IDENT, text);
+    identifiers::IMMORTAL.spend(&mut token);
+    token
 }
 
 /// True if `bytes` are all spaces (a run of whitespace may hold tabs).
@@ -213,7 +227,7 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
             // Identifiers repeat: about three uses each in a file, more
             // across files.
             self.identifiers
-                .get_or_insert(bytes, || new_token(kind, &text[start..end]))
+                .get_or_insert(bytes, || new_identifier(&text[start..end]))
         } else if (len <= 3 && fixed_text(kind))
             || (kind == WHITESPACE && len <= MAX_SPACES && all_spaces(bytes))
         {

@@ -7,10 +7,60 @@
 //! hashes and compares names of at most [`MAX_LEN`] bytes with a few
 //! overlapping word loads instead of a byte loop or a call to `memcmp`.
 
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
 use rowan::GreenToken;
 
 /// Names longer than this are not looked up (they rarely recur).
 pub(crate) const MAX_LEN: usize = 24;
+
+/// How many identifier tokens a process makes immortal at most.
+///
+/// An identifier token is at most 48 bytes (a 24-byte header and
+/// [`MAX_LEN`] bytes of text), so the tokens never freed take 3 MiB at
+/// most; a project's distinct names are a few thousand.
+pub(crate) const MAX_IMMORTAL: usize = 1 << 16;
+
+/// The identifier tokens this process may still make immortal.
+pub(crate) static IMMORTAL: ImmortalBudget = ImmortalBudget::new(MAX_IMMORTAL);
+
+/// A process-wide allowance of immortal tokens (our rowan's
+/// `GreenToken::make_immortal`).
+///
+/// Using or dropping an immortal token touches no reference count, and so
+/// does no atomic operation; on x86 each of those waits for the writes
+/// before it, and a parse has just written a tree. But an immortal token is
+/// never freed, and a thread's identifier table is emptied when full (the
+/// trees built from it may still hold its tokens), so the tokens made
+/// immortal are counted here and bounded: past the allowance, identifiers
+/// are counted as before.
+pub(crate) struct ImmortalBudget {
+    /// Tokens asked for so far: past `max`, the asks that failed.
+    asked: AtomicUsize,
+    max: usize,
+}
+
+impl ImmortalBudget {
+    /// An allowance of `max` tokens.
+    pub(crate) const fn new(max: usize) -> ImmortalBudget {
+        ImmortalBudget {
+            asked: AtomicUsize::new(0),
+            max,
+        }
+    }
+
+    /// Makes `token` immortal if the allowance has room, and says whether
+    /// it did. `token` must be held once (just made): one held twice stays
+    /// counted and uses up its place. At most `max` tokens are made
+    /// immortal, whichever threads ask.
+    pub(crate) fn spend(&self, token: &mut GreenToken) -> bool {
+        // The load keeps the counter from growing once the allowance is
+        // spent; the increment hands out each place once.
+        self.asked.load(Relaxed) < self.max
+            && self.asked.fetch_add(1, Relaxed) < self.max
+            && token.make_immortal()
+    }
+}
 
 /// Identifier tokens by text.
 pub(crate) struct Identifiers {
@@ -181,6 +231,45 @@ mod tests {
 
     fn ident(text: &str) -> GreenToken {
         GreenToken::new(SyntaxKind::IDENT.into(), text)
+    }
+
+    /// Whether `token` is immortal, without changing it: a clone holds a
+    /// counted token twice, so `make_immortal` leaves it counted.
+    fn immortal(token: &GreenToken) -> bool {
+        token.clone().make_immortal()
+    }
+
+    #[test]
+    fn the_immortal_budget_is_exact() {
+        let budget = ImmortalBudget::new(3);
+        let mut tokens: Vec<GreenToken> = (0..5).map(|i| ident(&format!("n{i}"))).collect();
+        let spent: Vec<bool> = tokens.iter_mut().map(|t| budget.spend(t)).collect();
+        assert_eq!(spent, [true, true, true, false, false]);
+        let kinds: Vec<bool> = tokens.iter().map(immortal).collect();
+        assert_eq!(kinds, [true, true, true, false, false]);
+        // A token held twice stays counted (its place is used up).
+        let budget = ImmortalBudget::new(1);
+        let shared = ident("shared");
+        let mut second = shared.clone();
+        assert!(!budget.spend(&mut second));
+        assert!(!immortal(&shared));
+        assert!(!budget.spend(&mut ident("fresh")));
+        // Threads racing for the last places: exactly `max` win.
+        let budget = ImmortalBudget::new(50);
+        let won: usize = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..4)
+                .map(|w| {
+                    let budget = &budget;
+                    scope.spawn(move || {
+                        (0..100)
+                            .filter(|i| budget.spend(&mut ident(&format!("t{w}_{i}"))))
+                            .count()
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().expect("worker")).sum()
+        });
+        assert_eq!(won, 50);
     }
 
     #[test]
