@@ -37,10 +37,10 @@
 //! So are identifiers, up to a process-wide allowance of 65 536 tokens
 //! (3 MiB at most): their table is emptied when full while trees may still
 //! hold its tokens, so an immortal identifier is never freed, and past the
-//! allowance identifiers are counted. Measured alternating with counted
-//! identifiers (session 22, `compare/`): parse-and-drop medians 3.05×
-//! `hcl-edit` against 2.93× on the corpus, 2.77–2.81× against 2.70–2.72×
-//! on a second set; see `docs/parse-ceiling.md`.
+//! allowance identifiers are counted. Alternated with counted identifiers
+//! (session 22, `parse_split DIR 40 drop`, four rounds), that took 2–3%
+//! off parse-and-drop: medians 26.3 to 25.8 ms a corpus pass, 22.9 to
+//! 22.2 ms on a second set; see `docs/parse-ceiling.md`.
 //!
 //! Every node and unshared token is one allocation, and dropping a tree
 //! frees each of them: our rowan keeps freed blocks in a per-thread cache
