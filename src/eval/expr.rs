@@ -41,6 +41,16 @@ pub fn evaluate(expr: &Expr, ctx: &EvalContext) -> Evaluation {
             };
         }
     }
+    // So is `true`, `false` or `null`, the commonest literal.
+    if let Expr::Literal(l) = expr
+        && let Some(keyword) = leaf::keyword_literal(l.syntax().green())
+        && ctx.budget_limits().0 > 0
+    {
+        return Evaluation {
+            value: leaf::keyword_value(keyword),
+            diagnostics: Vec::new(),
+        };
+    }
     let mut miss = leaf::Miss::default();
     if let Some(value) = lone_constant(expr, ctx, &mut miss) {
         return Evaluation {

@@ -63,6 +63,32 @@ fn literal_of(green: &GreenNodeData) -> Literal {
     }
 }
 
+/// A `LITERAL` node that is `true`, `false` or `null`: `Some(Some(b))`
+/// for a bool, `Some(None)` for `null`, `None` for a number (or a
+/// literal without its token). The commonest literals, read without
+/// building their value (see [`keyword_value`]).
+pub(crate) fn keyword_literal(green: &GreenNodeData) -> Option<Option<bool>> {
+    match first_token(green, |k| matches!(k, NUMBER | IDENT))? {
+        (IDENT, "true") => Some(Some(true)),
+        (IDENT, "false") => Some(Some(false)),
+        (IDENT, "null") => Some(None),
+        _ => None,
+    }
+}
+
+/// The value of a [`keyword_literal`], as [`literal`] gives it.
+///
+/// Kept out of line for the reason [`string_value`] is: the value is
+/// built where the caller places it, not built aside and copied (the copy
+/// reads the bytes just written, and stalls).
+#[inline(never)]
+pub(crate) fn keyword_value(keyword: Option<bool>) -> Value {
+    match keyword {
+        Some(b) => Value::Bool(b),
+        None => Value::Null(super::Type::Dynamic),
+    }
+}
+
 /// The name of a `VARIABLE` node (its identifier), as `Variable::name`
 /// gives it.
 pub(crate) fn variable_name(node: &SyntaxNode) -> Option<SmolStr> {
@@ -621,6 +647,7 @@ mod tests {
             "-1",
             "null",
             "true",
+            "false",
             r#""""#,
             r#""abc""#,
             r#""a\u00e9\n""#,
