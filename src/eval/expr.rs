@@ -82,6 +82,7 @@ fn lone_constant(expr: &Expr, ctx: &EvalContext, miss: &mut leaf::Miss) -> Optio
         return None;
     }
     match expr {
+        // `true`, `false` and `null` were taken by `evaluate`: numbers here.
         Expr::Literal(l) => match leaf::literal(l.syntax()) {
             leaf::Literal::Value(v) => Some(v),
             leaf::Literal::BadNumber(_) | leaf::Literal::Missing => None,

@@ -51,22 +51,24 @@ pub(crate) fn literal(node: &SyntaxNode) -> Literal {
 }
 
 fn literal_of(green: &GreenNodeData) -> Literal {
+    if let Some(keyword) = keyword_literal(green) {
+        return Literal::Value(keyword_value(keyword));
+    }
     match first_token(green, |k| matches!(k, NUMBER | IDENT)) {
         Some((NUMBER, text)) => match Number::parse(text) {
             Some(n) => Literal::Value(Value::Number(n)),
             None => Literal::BadNumber(text.to_string()),
         },
-        Some((_, "true")) => Literal::Value(Value::Bool(true)),
-        Some((_, "false")) => Literal::Value(Value::Bool(false)),
-        Some((_, "null")) => Literal::Value(Value::Null(super::Type::Dynamic)),
         _ => Literal::Missing,
     }
 }
 
 /// A `LITERAL` node that is `true`, `false` or `null`: `Some(Some(b))`
 /// for a bool, `Some(None)` for `null`, `None` for a number (or a
-/// literal without its token). The commonest literals, read without
-/// building their value (see [`keyword_value`]).
+/// literal without its token). The commonest literals, told without
+/// building their value (see [`keyword_value`]); a small answer in a
+/// register, which a classification carrying the number's text was
+/// measured to lose (literals 12.1–12.7 µs by kind against 11.1–11.4).
 pub(crate) fn keyword_literal(green: &GreenNodeData) -> Option<Option<bool>> {
     match first_token(green, |k| matches!(k, NUMBER | IDENT))? {
         (IDENT, "true") => Some(Some(true)),
@@ -76,7 +78,7 @@ pub(crate) fn keyword_literal(green: &GreenNodeData) -> Option<Option<bool>> {
     }
 }
 
-/// The value of a [`keyword_literal`], as [`literal`] gives it.
+/// The value of a [`keyword_literal`].
 ///
 /// Kept out of line for the reason [`string_value`] is: the value is
 /// built where the caller places it, not built aside and copied (the copy

@@ -16,9 +16,11 @@ pub(crate) const MAX_LEN: usize = 24;
 
 /// How many identifier tokens a process makes immortal at most.
 ///
-/// An identifier token is at most 48 bytes (a 24-byte header and
-/// [`MAX_LEN`] bytes of text), so the tokens never freed take 3 MiB at
-/// most; a project's distinct names are a few thousand.
+/// An identifier token is at most 48 bytes (rowan's 24-byte header: the
+/// count, the kind and the length; then at most [`MAX_LEN`] bytes of
+/// text), so the tokens never freed take 3 MiB at most. The whole shared
+/// corpus, 2 554 files from many projects, has 11 574 distinct words of
+/// at most 24 bytes (see `docs/parse-ceiling.md`).
 pub(crate) const MAX_IMMORTAL: usize = 1 << 16;
 
 /// The identifier tokens this process may still make immortal.
@@ -35,7 +37,8 @@ pub(crate) static IMMORTAL: ImmortalBudget = ImmortalBudget::new(MAX_IMMORTAL);
 /// immortal are counted here and bounded: past the allowance, identifiers
 /// are counted as before.
 pub(crate) struct ImmortalBudget {
-    /// Tokens asked for so far: past `max`, the asks that failed.
+    /// How many places were asked for; past `max` it also counts the
+    /// asks that were refused.
     asked: AtomicUsize,
     max: usize,
 }
