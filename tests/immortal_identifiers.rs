@@ -10,13 +10,12 @@ use hclwright::{SyntaxKind, SyntaxNode};
 const ALLOWANCE: usize = 1 << 16;
 
 /// The identifier tokens of a tree: their text and whether each is
-/// immortal. A clone holds a counted token twice, so `make_immortal` on it
-/// only reports.
+/// immortal.
 fn identifiers(root: &SyntaxNode) -> Vec<(String, bool)> {
     root.descendants_with_tokens()
         .filter_map(|e| e.into_token())
         .filter(|t| t.kind() == SyntaxKind::IDENT)
-        .map(|t| (t.text().to_string(), t.green().to_owned().make_immortal()))
+        .map(|t| (t.text().to_string(), t.green().to_owned().is_immortal()))
         .collect()
 }
 

@@ -1,7 +1,9 @@
-//! The tree's per-thread cache of freed blocks (vendor/rowan/src/pool.rs)
-//! and its shared tokens: what the cache keeps is bounded, it is handed
-//! back when its thread ends, trees freed on another thread leak nothing,
-//! and trees built from recycled blocks are the trees of their texts.
+//! Where trees live (vendor/rowan/src/chunk.rs: green nodes and tokens
+//! carved from chunks; src/pool.rs: syntax nodes from a per-thread cache of
+//! freed blocks) and the shared tokens: what a thread keeps is bounded, it
+//! is handed back when the thread ends, trees freed on another thread leak
+//! nothing, and trees built from reused memory are the trees of their
+//! texts.
 //!
 //! One test in this binary, so that nothing else allocates while the
 //! counting allocator is read.
@@ -32,11 +34,15 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
+/// The bytes held: the global allocator's and the chunks of green blocks
+/// (mapped from the system, so the allocator does not see them).
 fn live() -> isize {
-    LIVE.load(Relaxed)
+    LIVE.load(Relaxed) + rowan::chunk_bytes() as isize
 }
 
-/// The most a thread's cache keeps (pool.rs's `MAX_CACHED_BYTES`).
+/// The most a thread keeps for its next trees, in each of its two caches:
+/// chunks (chunk.rs: `MAX_SPARE` and the two being carved, of 64 KiB) and
+/// freed syntax nodes (pool.rs's `MAX_CACHED_BYTES`).
 const CACHE_BOUND: isize = 4 << 20;
 
 /// A configuration of `n` attributes and blocks with few distinct names

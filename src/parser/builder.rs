@@ -32,7 +32,7 @@
 //! them once at the end was measured no faster: the increment mostly waits
 //! for the writes of the tree before it, which remain. The tokens of fixed
 //! text (punctuation, newlines, runs of spaces) are therefore made once per
-//! process and immortal (our rowan's `GreenToken::make_immortal`, see
+//! process and immortal (our rowan's `GreenToken::new_immortal`, see
 //! `vendor/rowan/HCLWRIGHT.md`): their clones and drops touch no count.
 //! So are identifiers, up to a process-wide allowance of 65 536 tokens
 //! (3 MiB at most): their table is emptied when full while trees may still
@@ -43,10 +43,15 @@
 //! 22.2 ms on a second set; see `docs/parse-ceiling.md`.
 //!
 //! Every node and unshared token is one allocation, and dropping a tree
-//! frees each of them: our rowan keeps freed blocks in a per-thread cache
-//! that the next tree takes them from (`vendor/rowan/src/pool.rs`). With
-//! the immortal tokens, that took parse-and-drop from 49–52 ms to 37–40 ms
-//! a corpus pass with the system allocator; see `docs/parse-ceiling.md`.
+//! frees each of them. Our rowan carves them one after the other from
+//! chunks of 64 KiB and reuses a chunk once all its blocks are free
+//! (`vendor/rowan/src/chunk.rs`); identifiers, kept in the table for later
+//! trees, are carved apart (`GreenToken::new_shared`) or immortal, so that
+//! they do not keep a dropped tree's chunks. Before, freed blocks went to
+//! per-size free lists that the next tree took them from; carving took
+//! parse-and-drop from 2.78× to 2.86× `hcl-edit` on a second set, and from
+//! 2.98× to 3.13× on the corpus (session 23, medians of `compare/`, two
+//! runs each, alternated; see `docs/parse-ceiling.md`).
 
 use std::sync::OnceLock;
 
@@ -81,7 +86,7 @@ pub(crate) struct TreeBuilder<'t, const B: bool> {
 /// Tokens whose text is determined by kind and length (punctuation,
 /// newlines), indexed by `kind * 4 + len` (lengths 1..=3), made on first
 /// use and shared by every tree of the process. They are immortal (rowan's
-/// `make_immortal`): a clone or a drop of one touches no reference count.
+/// `new_immortal`): a clone or a drop of one touches no reference count.
 /// A few hundred tokens at most, never freed, like any other static.
 static BY_KIND: [OnceLock<GreenToken>; (ERROR_TOKEN as usize + 1) * 4] =
     [const { OnceLock::new() }; (ERROR_TOKEN as usize + 1) * 4];
@@ -100,12 +105,16 @@ fn new_token(kind: SyntaxKind, text: &str) -> GreenToken {
 }
 
 /// An identifier token for the table, immortal while the process's
-/// allowance lasts (see `identifiers::IMMORTAL`).
+/// allowance lasts (see `identifiers::IMMORTAL`). Either way it is
+/// allocated apart from the tree being built: the table keeps it for
+/// later trees.
 #[inline(never)]
 fn new_identifier(text: &str) -> GreenToken {
-    let mut token = new_token(IDENT, text);
-    identifiers::IMMORTAL.spend(&mut token);
-    token
+    if identifiers::IMMORTAL.take() {
+        GreenToken::new_immortal(IDENT.into(), text)
+    } else {
+        GreenToken::new_shared(IDENT.into(), text)
+    }
 }
 
 /// True if `bytes` are all spaces (a run of whitespace may hold tabs).
@@ -250,12 +259,8 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         } else {
             &BY_KIND[kind as usize * 4 + len]
         };
-        slot.get_or_init(|| {
-            let mut token = new_token(kind, &self.text[start..end]);
-            token.make_immortal();
-            token
-        })
-        .clone()
+        slot.get_or_init(|| GreenToken::new_immortal(kind.into(), &self.text[start..end]))
+            .clone()
     }
 
     /// Starts a node; later children go into it until [`finish_node`](Self::finish_node).

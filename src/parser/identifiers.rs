@@ -27,7 +27,7 @@ pub(crate) const MAX_IMMORTAL: usize = 1 << 16;
 pub(crate) static IMMORTAL: ImmortalBudget = ImmortalBudget::new(MAX_IMMORTAL);
 
 /// A process-wide allowance of immortal tokens (our rowan's
-/// `GreenToken::make_immortal`).
+/// `GreenToken::new_immortal`).
 ///
 /// Using or dropping an immortal token touches no reference count, and so
 /// does no atomic operation; on x86 each of those waits for the writes
@@ -52,16 +52,12 @@ impl ImmortalBudget {
         }
     }
 
-    /// Makes `token` immortal if the allowance has room, and says whether
-    /// it did. `token` must be held once (just made): one held twice stays
-    /// counted and uses up its place. At most `max` tokens are made
-    /// immortal, whichever threads ask.
-    pub(crate) fn spend(&self, token: &mut GreenToken) -> bool {
+    /// Takes a place if the allowance has one left, and says whether it
+    /// did. At most `max` places are handed out, whichever threads ask.
+    pub(crate) fn take(&self) -> bool {
         // The load keeps the counter from growing once the allowance is
         // spent; the increment hands out each place once.
-        self.asked.load(Relaxed) < self.max
-            && self.asked.fetch_add(1, Relaxed) < self.max
-            && token.make_immortal()
+        self.asked.load(Relaxed) < self.max && self.asked.fetch_add(1, Relaxed) < self.max
     }
 }
 
@@ -233,41 +229,23 @@ mod tests {
     use crate::SyntaxKind;
 
     fn ident(text: &str) -> GreenToken {
-        GreenToken::new(SyntaxKind::IDENT.into(), text)
-    }
-
-    /// Whether `token` is immortal, without changing it: a clone holds a
-    /// counted token twice, so `make_immortal` leaves it counted.
-    fn immortal(token: &GreenToken) -> bool {
-        token.clone().make_immortal()
+        GreenToken::new_shared(SyntaxKind::IDENT.into(), text)
     }
 
     #[test]
     fn the_immortal_budget_is_exact() {
         let budget = ImmortalBudget::new(3);
-        let mut tokens: Vec<GreenToken> = (0..5).map(|i| ident(&format!("n{i}"))).collect();
-        let spent: Vec<bool> = tokens.iter_mut().map(|t| budget.spend(t)).collect();
-        assert_eq!(spent, [true, true, true, false, false]);
-        let kinds: Vec<bool> = tokens.iter().map(immortal).collect();
-        assert_eq!(kinds, [true, true, true, false, false]);
-        // A token held twice stays counted (its place is used up).
-        let budget = ImmortalBudget::new(1);
-        let shared = ident("shared");
-        let mut second = shared.clone();
-        assert!(!budget.spend(&mut second));
-        assert!(!immortal(&shared));
-        assert!(!budget.spend(&mut ident("fresh")));
+        let taken: Vec<bool> = (0..5).map(|_| budget.take()).collect();
+        assert_eq!(taken, [true, true, true, false, false]);
+        let budget = ImmortalBudget::new(0);
+        assert!(!budget.take());
         // Threads racing for the last places: exactly `max` win.
         let budget = ImmortalBudget::new(50);
         let won: usize = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..4)
-                .map(|w| {
+                .map(|_| {
                     let budget = &budget;
-                    scope.spawn(move || {
-                        (0..100)
-                            .filter(|i| budget.spend(&mut ident(&format!("t{w}_{i}"))))
-                            .count()
-                    })
+                    scope.spawn(move || (0..100).filter(|_| budget.take()).count())
                 })
                 .collect();
             workers.into_iter().map(|w| w.join().expect("worker")).sum()

@@ -17,8 +17,8 @@
 //! same value and diagnostics as the tree.
 //!
 //! Four comparisons follow, each over `ROUNDS` rounds of one pass of each
-//! side (a pass evaluates every expression `REPEAT` times), alternating
-//! which goes first; each reports both sides' best
+//! side (a pass evaluates every expression `REPEAT` times, dropping each
+//! result as it comes), alternating which goes first; each reports both sides' best
 //! pass, the ratio of the best passes and the median and range of the
 //! rounds' ratios:
 //!
@@ -66,8 +66,20 @@ const ROUNDS: usize = 21;
 const REPEAT: usize = 10;
 
 /// `pass`, `REPEAT` times over, as one timed pass.
-fn repeat<T>(mut pass: impl FnMut() -> Vec<T>) -> impl FnMut() -> Vec<Vec<T>> {
-    move || (0..REPEAT).map(|_| pass()).collect()
+fn repeat(mut pass: impl FnMut()) -> impl FnMut() {
+    move || (0..REPEAT).for_each(|_| pass())
+}
+
+/// `f` on every item, each result dropped as it comes, inside the timed
+/// pass: as a program that uses a value and moves on pays it. (Results
+/// kept in a vector until the pass ends, and freed after the clock
+/// stopped, measured the C allocator's handling of that vector instead:
+/// glibc gave the heap's top back to the system between passes and the
+/// next pass paid for the pages again, or not, by accident of the heap.)
+fn each<T, R>(items: &[T], f: impl Fn(&T) -> R) {
+    for item in items {
+        drop(black_box(f(item)));
+    }
 }
 const TARGET_RATIO: f64 = 3.0;
 /// Evaluating from the syntax tree: at least hcl-rs's rate.
@@ -211,12 +223,7 @@ fn main() {
     let from_tree = |e: &Expr| hclwright::eval::evaluate(black_box(e), &ctx).value;
     let theirs_copied = |t: &hcl::Expression| black_box(t).evaluate(&hcl_ctx).ok();
     // hcl-rs over its copies: the other side of comparisons 1, 3 and 4.
-    let theirs = || {
-        pairs
-            .iter()
-            .map(|(_, _, t)| theirs_copied(t))
-            .collect::<Vec<_>>()
-    };
+    let theirs = || each(&pairs, |(_, _, t)| theirs_copied(t));
     let report = |names: [&str; 2], c: &rounds::Comparison, target: f64| {
         for (name, t) in names.into_iter().zip([c.ours, c.theirs]) {
             println!(
@@ -233,12 +240,7 @@ fn main() {
     );
     let compiled = rounds::compare(
         ROUNDS,
-        repeat(|| {
-            pairs
-                .iter()
-                .map(|(_, c, _)| black_box(c).evaluate(&ctx).value)
-                .collect::<Vec<_>>()
-        }),
+        repeat(|| each(&pairs, |(_, c, _)| black_box(c).evaluate(&ctx).value)),
         repeat(theirs),
     );
     report(
@@ -252,18 +254,8 @@ fn main() {
     );
     let in_file = rounds::compare(
         ROUNDS,
-        repeat(|| {
-            pairs
-                .iter()
-                .map(|(e, _, _)| from_tree(e))
-                .collect::<Vec<_>>()
-        }),
-        repeat(|| {
-            in_place
-                .iter()
-                .map(|t| black_box(*t).evaluate(&hcl_ctx).ok())
-                .collect::<Vec<_>>()
-        }),
+        repeat(|| each(&pairs, |(e, _, _)| from_tree(e))),
+        repeat(|| each(&in_place, |t| black_box(*t).evaluate(&hcl_ctx).ok())),
     );
     report(
         ["evaluate (file trees)", "hcl-rs (file bodies)"],
@@ -272,11 +264,7 @@ fn main() {
     );
 
     println!("3. evaluate from each expression's tree parsed alone against hcl-rs's copies");
-    let compact = rounds::compare(
-        ROUNDS,
-        repeat(|| alone.iter().map(from_tree).collect::<Vec<_>>()),
-        repeat(theirs),
-    );
+    let compact = rounds::compare(ROUNDS, repeat(|| each(&alone, from_tree)), repeat(theirs));
     report(
         ["evaluate (trees alone)", "hcl-rs (copies)"],
         &compact,
@@ -289,10 +277,9 @@ fn main() {
     let lowering = rounds::compare(
         ROUNDS,
         repeat(|| {
-            pairs
-                .iter()
-                .map(|(e, _, _)| CompiledExpr::new(black_box(e)).evaluate(&ctx).value)
-                .collect::<Vec<_>>()
+            each(&pairs, |(e, _, _)| {
+                CompiledExpr::new(black_box(e)).evaluate(&ctx).value
+            })
         }),
         repeat(theirs),
     );
@@ -303,14 +290,7 @@ fn main() {
     );
 
     let all = (0..5)
-        .map(|_| {
-            rounds::time(|| {
-                ours_all
-                    .iter()
-                    .map(|c| black_box(c).evaluate(&ctx).value)
-                    .collect::<Vec<_>>()
-            })
-        })
+        .map(|_| rounds::time(|| each(&ours_all, |c| black_box(c).evaluate(&ctx).value)))
         .min()
         .unwrap_or(Duration::MAX);
     println!(

@@ -23,7 +23,7 @@ const MAX_REFCOUNT: usize = (isize::MAX) as usize;
 
 /// (hclwright) The reference count of an immortal object, which `clone`
 /// and `drop` leave alone: a plain load and a branch instead of an atomic
-/// read-modify-write. A count can only reach it through `make_immortal`:
+/// read-modify-write. A count can only start there (`Placement::Immortal`):
 /// counts above `MAX_REFCOUNT` abort in `clone`.
 const IMMORTAL: usize = usize::MAX;
 
@@ -85,7 +85,7 @@ impl<T: ?Sized> Arc<T> {
         let inner = self.ptr();
         let layout = Layout::for_value(&*inner);
         ptr::drop_in_place(inner);
-        crate::pool::release(inner as *mut u8, layout);
+        crate::chunk::release(inner as *mut u8, layout);
     }
 
     /// Test pointer equality between the two Arcs, i.e. they must be the _same_
@@ -348,7 +348,14 @@ impl<H, T> ThinArc<H, T> {
 
     /// Creates a `ThinArc` for a HeaderSlice using the given header struct and
     /// iterator to generate the slice.
-    pub(crate) fn from_header_and_iter<I>(header: H, mut items: I) -> Self
+    ///
+    /// (hclwright) Allocated where `placement` says (see `chunk.rs`); an
+    /// immortal object starts with the immortal count and is never freed.
+    pub(crate) fn from_header_and_iter<I>(
+        header: H,
+        mut items: I,
+        placement: crate::chunk::Placement,
+    ) -> Self
     where
         I: Iterator<Item = T> + ExactSizeIterator,
     {
@@ -373,7 +380,7 @@ impl<H, T> ThinArc<H, T> {
 
         let ptr: *mut ArcInner<HeaderSlice<H, [T; 0]>>;
         unsafe {
-            let buffer = crate::pool::allocate(layout);
+            let buffer = crate::chunk::allocate(layout, placement);
 
             if buffer.is_null() {
                 alloc::handle_alloc_error(layout);
@@ -389,7 +396,10 @@ impl<H, T> ThinArc<H, T> {
             // ptr = fake_slice as *mut [T] as *mut ArcInner<HeaderSlice<H, [T]>>;
             ptr = buffer as *mut _;
 
-            let count = atomic::AtomicUsize::new(1);
+            let count = atomic::AtomicUsize::new(match placement {
+                crate::chunk::Placement::Immortal => IMMORTAL,
+                crate::chunk::Placement::Carved(_) => 1,
+            });
 
             // Write the data.
             //
@@ -421,19 +431,11 @@ impl<H, T> ThinArc<H, T> {
 }
 
 impl<H, T> ThinArc<H, T> {
-    /// (hclwright) Makes the object immortal if this is its only reference:
-    /// it is never freed, and clones and drops no longer touch its count.
-    /// Returns whether it is immortal.
-    pub(crate) fn make_immortal(&mut self) -> bool {
+    /// (hclwright) Whether the object is immortal (never freed, its count
+    /// never touched).
+    pub(crate) fn is_immortal(&self) -> bool {
         let inner = unsafe { &*self.ptr.as_ptr() };
-        match inner.count.load(Acquire) {
-            IMMORTAL => true,
-            1 => {
-                inner.count.store(IMMORTAL, Release);
-                true
-            }
-            _ => false,
-        }
+        inner.count.load(Relaxed) == IMMORTAL
     }
 }
 

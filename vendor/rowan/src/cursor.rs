@@ -115,9 +115,8 @@ impl Drop for SyntaxToken {
 unsafe fn free(mut data: ptr::NonNull<NodeData>) {
     loop {
         debug_assert_eq!(data.as_ref().rc.get(), 0);
-        // (hclwright) Through the thread's cache of freed blocks, like the
-        // green tree (pool.rs): syntax nodes are made and freed by the
-        // million in a walk.
+        // (hclwright) Through the thread's cache of freed blocks (pool.rs):
+        // syntax nodes are made and freed by the million in a walk.
         let node = ptr::read(data.as_ptr());
         crate::pool::release(data.as_ptr() as *mut u8, Layout::new::<NodeData>());
         match node.parent {

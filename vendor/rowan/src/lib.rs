@@ -24,12 +24,17 @@ mod cow_mut;
 #[allow(unsafe_code)]
 mod arc;
 #[allow(unsafe_code)]
+mod chunk;
+#[allow(unsafe_code)]
 mod pool;
 #[cfg(feature = "serde1")]
 mod serde_impls;
 pub mod ast;
 
 pub use text_size::{TextLen, TextRange, TextSize};
+
+/// (hclwright) See `chunk.rs`.
+pub use crate::chunk::chunk_bytes;
 
 pub use crate::{
     api::{

@@ -1,10 +1,11 @@
-//! A per-thread cache of freed tree allocations, by size.
+//! A per-thread cache of freed syntax nodes, by size.
 //!
 //! (hclwright's addition to its copy of rowan, see HCLWRIGHT.md.) Every
-//! green node, every token that is not shared and every syntax node
-//! (`cursor::NodeData`) is an allocation of its own, and dropping a tree
-//! frees each of them: with the system allocator those calls were a quarter
-//! of parsing a file and dropping its tree. Freed blocks of up to
+//! syntax node (`cursor::NodeData`) is an allocation of its own, made and
+//! freed by the million in a walk: with the system allocator those calls
+//! cost as much as the walk. (Green nodes and tokens were cached here
+//! too, until they were carved from chunks instead: see chunk.rs.) Freed
+//! blocks of up to
 //! `MAX_CACHED_SIZE` bytes are kept here, one free list per size, and the
 //! next tree built on the thread takes them back without calling the
 //! allocator. The cache holds at most `MAX_CACHED_BYTES` per thread; past

@@ -216,6 +216,7 @@ impl GreenNode {
         let data = ThinArc::from_header_and_iter(
             GreenNodeHead { kind, text_len: 0.into(), _c: Count::new() },
             children,
+            crate::chunk::Placement::Carved(crate::chunk::Stream::Tree),
         );
 
         // XXX: fixup `text_len` after construction, because we can't iterate

@@ -9,6 +9,7 @@ use countme::Count;
 
 use crate::{
     arc::{Arc, HeaderSlice, ThinArc},
+    chunk::{Placement, Stream},
     green::SyntaxKind,
     TextSize,
 };
@@ -112,17 +113,36 @@ impl GreenToken {
     /// Creates new Token.
     #[inline]
     pub fn new(kind: SyntaxKind, text: &str) -> GreenToken {
+        GreenToken::placed(kind, text, Placement::Carved(Stream::Tree))
+    }
+
+    /// (hclwright) A token that a table shares between trees: it is
+    /// allocated apart from the trees being built, so that it does not keep
+    /// their memory alive when they are dropped (see `chunk.rs`).
+    #[inline]
+    pub fn new_shared(kind: SyntaxKind, text: &str) -> GreenToken {
+        GreenToken::placed(kind, text, Placement::Carved(Stream::Shared))
+    }
+
+    /// (hclwright) A token that is never freed: its clones and drops do not
+    /// touch its reference count (no atomic operation). Meant for a small,
+    /// bounded set of tokens that many trees share for the life of the
+    /// process; each one made stays allocated until the process ends.
+    pub fn new_immortal(kind: SyntaxKind, text: &str) -> GreenToken {
+        GreenToken::placed(kind, text, Placement::Immortal)
+    }
+
+    #[inline]
+    fn placed(kind: SyntaxKind, text: &str, placement: Placement) -> GreenToken {
         let head = GreenTokenHead { kind, _c: Count::new() };
-        let ptr = ThinArc::from_header_and_iter(head, text.bytes());
+        let ptr = ThinArc::from_header_and_iter(head, text.bytes(), placement);
         GreenToken { ptr }
     }
-    /// (hclwright) Makes this token immortal if this is its only reference:
-    /// it is never freed, and its clones and drops no longer touch the
-    /// reference count (no atomic operation). Returns whether the token is
-    /// immortal. Meant for a small, bounded set of tokens that many trees
-    /// share for the life of the process.
-    pub fn make_immortal(&mut self) -> bool {
-        self.ptr.make_immortal()
+
+    /// (hclwright) Whether this token is immortal (made by
+    /// [`GreenToken::new_immortal`]).
+    pub fn is_immortal(&self) -> bool {
+        self.ptr.is_immortal()
     }
 
     #[inline]
