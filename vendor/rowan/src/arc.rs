@@ -351,6 +351,7 @@ impl<H, T> ThinArc<H, T> {
     ///
     /// (hclwright) Allocated where `placement` says (see `chunk.rs`); an
     /// immortal object starts with the immortal count and is never freed.
+    #[inline]
     pub(crate) fn from_header_and_iter<I>(
         header: H,
         mut items: I,

@@ -19,6 +19,16 @@
 //! chunk, carves a new chunk, or ends. A count only ever lags behind the
 //! frees, so a chunk is never reused while a block carved from it lives;
 //! the thread whose subtraction brings a count to zero takes the chunk.
+//! When the frees a thread has gathered are every block carved from the
+//! chunk it is carving trees from, it carves that chunk from its start
+//! again: a program that parses a file and drops its tree before the next
+//! builds every tree in the same memory.
+//!
+//! A thread's carving state is a thread-local without a destructor, so
+//! reaching it checks nothing; the empty chunks it keeps are in another,
+//! whose destructor hands everything back when the thread ends and closes
+//! the carving: frees after that are subtracted one by one, and blocks
+//! made after that get a chunk each.
 //!
 //! Two streams are carved on each thread: trees, and the tokens that a
 //! table shares between trees (`GreenToken::new_shared`), which outlive
@@ -29,7 +39,7 @@
 //!
 //! Up to [`MAX_SPARE`] empty chunks are kept per thread for the next
 //! trees; the others, and all of them when the thread ends, go back to
-//! the system allocator.
+//! the system.
 use std::{
     alloc::{self, Layout},
     cell::UnsafeCell,
@@ -83,15 +93,26 @@ struct Carving {
 
 const NO_CARVING: Carving = Carving { chunk: ptr::null_mut(), next: CHUNK_SIZE, carved: 0 };
 
+/// A thread's carving and gathering. It has no destructor, so reaching it
+/// costs no check of whether the thread is ending; [`Spare`]'s destructor
+/// closes it when the thread ends.
 struct Local {
     carvings: [Carving; 2],
-    /// The chunk whose frees are being gathered.
+    /// The chunk whose frees are being gathered ([`CLOSED`] once the
+    /// thread's chunks are handed back).
     pending_chunk: *mut u8,
     /// Frees of `pending_chunk` not yet subtracted from its count.
     pending: usize,
-    /// Empty chunks.
-    spare: Vec<*mut u8>,
 }
+
+/// `Local::pending_chunk` once the thread is ending: no chunk is there
+/// (chunks are aligned to their size), so every free takes the slow path,
+/// which subtracts it at once.
+const CLOSED: *mut u8 = 1 as *mut u8;
+
+/// A thread's empty chunks. Its destructor hands them back, with the
+/// chunks being carved, when the thread ends.
+struct Spare(Vec<*mut u8>);
 
 thread_local! {
     static LOCAL: UnsafeCell<Local> = const {
@@ -99,9 +120,18 @@ thread_local! {
             carvings: [NO_CARVING, NO_CARVING],
             pending_chunk: ptr::null_mut(),
             pending: 0,
-            spare: Vec::new(),
         })
     };
+    static SPARE: UnsafeCell<Spare> = const { UnsafeCell::new(Spare(Vec::new())) };
+}
+
+/// Runs `f` on the thread's `Local`.
+#[inline(always)]
+fn with_local<R>(f: impl FnOnce(&mut Local) -> R) -> R {
+    // SAFETY: `LOCAL` is only reached through here, by functions that do
+    // not call each other while they hold it; it has no destructor, so it
+    // is there for as long as the thread runs.
+    LOCAL.with(|local| f(unsafe { &mut *local.get() }))
 }
 
 /// The bytes of chunks mapped and not yet unmapped, in the whole process.
@@ -246,7 +276,7 @@ impl Local {
     #[inline(always)]
     fn carve(&mut self, stream: Stream, size: usize) -> *mut u8 {
         if self.carvings[stream as usize].next + size > CHUNK_SIZE {
-            self.refill(stream);
+            self.refill(stream, size);
         }
         let carving = &mut self.carvings[stream as usize];
         // SAFETY: the block lies inside the chunk (checked above).
@@ -258,73 +288,153 @@ impl Local {
 
     /// A new chunk to carve `stream` from: the full one again if every
     /// block carved from it is free by now, or else a spare or a new one.
+    /// Once the thread is ending, a chunk for the next block (of `size`
+    /// bytes) alone.
     #[cold]
     #[inline(never)]
-    fn refill(&mut self, stream: Stream) {
-        let full = &self.carvings[stream as usize];
-        let (chunk, carved) = (full.chunk, full.carved);
-        if !chunk.is_null() {
-            if self.pending_chunk == chunk {
+    fn refill(&mut self, stream: Stream, size: usize) {
+        if self.pending_chunk == CLOSED {
+            self.carvings[stream as usize] = lone_carving(size);
+            return;
+        }
+        let full = std::mem::replace(&mut self.carvings[stream as usize], NO_CARVING);
+        if !full.chunk.is_null() {
+            if self.pending_chunk == full.chunk {
                 self.flush();
             }
             // SAFETY: the reservation is held, and it exceeds the blocks
             // carved.
-            if unsafe { subtract(chunk, RESERVATION - carved) } {
+            if unsafe { subtract(full.chunk, RESERVATION - full.carved) } {
                 // SAFETY: the chunk is ours again.
-                unsafe { count(chunk) }.store(RESERVATION, Ordering::Relaxed);
-                self.carvings[stream as usize] = Carving { chunk, next: HEADER_SIZE, carved: 0 };
+                unsafe { count(full.chunk) }.store(RESERVATION, Ordering::Relaxed);
+                self.carvings[stream as usize] =
+                    Carving { chunk: full.chunk, next: HEADER_SIZE, carved: 0 };
                 return;
             }
         }
-        let chunk = match self.spare.pop() {
-            Some(chunk) => {
+        let spare = SPARE.try_with(|spare| {
+            // SAFETY: `SPARE` is only reached in `refill` and `keep`, which
+            // do not call each other.
+            unsafe { &mut *spare.get() }.0.pop()
+        });
+        let chunk = match spare {
+            Ok(Some(chunk)) => {
                 // SAFETY: a spare chunk is ours.
                 unsafe { count(chunk) }.store(RESERVATION, Ordering::Relaxed);
                 chunk
             }
-            None => new_chunk(RESERVATION),
+            Ok(None) => new_chunk(RESERVATION),
+            Err(_) => {
+                // `Spare` is gone, so the thread is ending.
+                for chunk in self.close() {
+                    // SAFETY: an empty chunk is ours.
+                    unsafe { free_chunk(chunk) };
+                }
+                self.carvings[stream as usize] = lone_carving(size);
+                return;
+            }
         };
         self.carvings[stream as usize] = Carving { chunk, next: HEADER_SIZE, carved: 0 };
     }
 
+    /// Carves the tree stream's chunk from its start again when `chunk`
+    /// is that chunk and the frees gathered here are every block carved
+    /// from it: then nothing was subtracted from its count (which holds
+    /// the reservation exactly) and no block of it is alive. A program
+    /// that parses a file and drops its tree before the next one carves
+    /// every tree from the same memory, still in the cache.
+    #[inline(always)]
+    fn restart_if_free(&mut self, chunk: *mut u8) {
+        let carving = &mut self.carvings[Stream::Tree as usize];
+        if carving.chunk == chunk && carving.carved == self.pending {
+            carving.next = HEADER_SIZE;
+            carving.carved = 0;
+            self.pending = 0;
+        }
+    }
+
+    /// Subtracts the frees gathered so far and starts gathering those of
+    /// `chunk` with the one freed now (once the thread is ending, subtracts
+    /// that one at once).
+    #[inline(never)]
+    fn gather_from(&mut self, chunk: *mut u8) {
+        if self.pending_chunk == CLOSED {
+            // SAFETY: the block was live.
+            if unsafe { subtract(chunk, 1) } {
+                // SAFETY: an empty chunk is ours.
+                unsafe { free_chunk(chunk) };
+            }
+            return;
+        }
+        self.flush();
+        self.pending_chunk = chunk;
+        self.pending = 1;
+    }
+
     /// Subtracts the gathered frees.
-    #[inline]
     fn flush(&mut self) {
         if self.pending != 0 {
             let (chunk, n) = (self.pending_chunk, self.pending);
             self.pending = 0;
             // SAFETY: the `n` blocks were live until freed here.
             if unsafe { subtract(chunk, n) } {
-                self.keep(chunk);
+                keep(chunk);
             }
         }
     }
 
-    /// Keeps an empty chunk for later, or frees it.
-    fn keep(&mut self, chunk: *mut u8) {
-        if self.spare.len() < MAX_SPARE {
-            self.spare.push(chunk);
-        } else {
-            // SAFETY: an empty chunk is ours.
-            unsafe { free_chunk(chunk) };
+    /// Subtracts the gathered frees and gives back the reservations of the
+    /// chunks being carved; later frees are subtracted one by one, and
+    /// later blocks get chunks of their own. Returns the chunks found empty.
+    fn close(&mut self) -> Vec<*mut u8> {
+        let mut empty = Vec::new();
+        if self.pending_chunk == CLOSED {
+            return empty;
         }
+        if self.pending != 0 {
+            // SAFETY: the blocks were live until freed here.
+            if unsafe { subtract(self.pending_chunk, self.pending) } {
+                empty.push(self.pending_chunk);
+            }
+        }
+        self.pending = 0;
+        self.pending_chunk = CLOSED;
+        for carving in &mut self.carvings {
+            let carving = std::mem::replace(carving, NO_CARVING);
+            // SAFETY: the reservation is held, and it exceeds the blocks
+            // carved.
+            if !carving.chunk.is_null()
+                && unsafe { subtract(carving.chunk, RESERVATION - carving.carved) }
+            {
+                empty.push(carving.chunk);
+            }
+        }
+        empty
     }
 }
 
-impl Drop for Local {
-    fn drop(&mut self) {
-        self.flush();
-        for carving in &mut self.carvings {
-            let chunk = std::mem::replace(carving, NO_CARVING);
-            // SAFETY: the reservation is held, and it exceeds the blocks
-            // carved.
-            if !chunk.chunk.is_null()
-                && unsafe { subtract(chunk.chunk, RESERVATION - chunk.carved) }
-            {
-                self.spare.push(chunk.chunk);
-            }
+/// Keeps an empty chunk for later, or gives it back.
+fn keep(chunk: *mut u8) {
+    let kept = SPARE.try_with(|spare| {
+        // SAFETY: as in `refill`.
+        let spare = unsafe { &mut *spare.get() };
+        if spare.0.len() < MAX_SPARE {
+            spare.0.push(chunk);
+            true
+        } else {
+            false
         }
-        for chunk in self.spare.drain(..) {
+    });
+    if kept != Ok(true) {
+        // SAFETY: an empty chunk is ours.
+        unsafe { free_chunk(chunk) };
+    }
+}
+
+impl Drop for Spare {
+    fn drop(&mut self) {
+        let empty = with_local(Local::close);
+        for chunk in self.0.drain(..).chain(empty) {
             // SAFETY: an empty chunk is ours.
             unsafe { free_chunk(chunk) };
         }
@@ -335,52 +445,40 @@ impl Drop for Local {
 ///
 /// # Safety
 /// As `std::alloc::alloc`.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn allocate(layout: Layout, placement: Placement) -> *mut u8 {
     match placement {
-        Placement::Carved(stream) if fits(layout) => LOCAL
-            .try_with(|local| {
-                // SAFETY: `LOCAL` is only reached in this module, by
-                // functions that do not call each other while they hold it.
-                unsafe { &mut *local.get() }.carve(stream, layout.size())
-            })
-            .unwrap_or_else(|_| lone_block()),
+        Placement::Carved(stream) if fits(layout) => {
+            with_local(|local| local.carve(stream, layout.size()))
+        }
         _ => unsafe { alloc::alloc(layout) },
     }
 }
 
-/// A block in a chunk of its own, when the thread's chunks are gone (its
-/// thread-local values are being destroyed).
+/// A chunk for one block of `size` bytes, when the thread is ending: its
+/// count is one, the block lies at its end (so that the next block gets a
+/// chunk of its own too), and the block's free gives the chunk back.
 #[cold]
-fn lone_block() -> *mut u8 {
-    // SAFETY: the block lies inside the new chunk.
-    unsafe { new_chunk(1).add(HEADER_SIZE) }
+fn lone_carving(size: usize) -> Carving {
+    Carving { chunk: new_chunk(1), next: CHUNK_SIZE - size, carved: 0 }
 }
 
 /// Frees a block that [`allocate`] gave for `layout` (not an immortal one).
 ///
 /// # Safety
 /// As `std::alloc::dealloc`.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn release(block: *mut u8, layout: Layout) {
     if !fits(layout) {
         return unsafe { alloc::dealloc(block, layout) };
     }
     let chunk = (block as usize & !(CHUNK_SIZE - 1)) as *mut u8;
-    let gathered = LOCAL.try_with(|local| {
-        // SAFETY: as in `allocate`.
-        let local = unsafe { &mut *local.get() };
+    with_local(|local| {
         if local.pending_chunk == chunk {
             local.pending += 1;
+            local.restart_if_free(chunk);
         } else {
-            local.flush();
-            local.pending_chunk = chunk;
-            local.pending = 1;
+            local.gather_from(chunk);
         }
     });
-    // SAFETY: the block was live.
-    if gathered.is_err() && unsafe { subtract(chunk, 1) } {
-        // SAFETY: an empty chunk is ours.
-        unsafe { free_chunk(chunk) };
-    }
 }
