@@ -139,4 +139,25 @@ fn chunks_are_reused_only_when_free_and_go_back_to_the_system() {
         before,
         "chunks left after the threads ended"
     );
+
+    // 4. A small tree (blocks of one chunk) dropped on a thread that
+    // builds nothing: the frees it gathered are subtracted when it ends.
+    let before = rowan::chunk_bytes();
+    let small = std::thread::spawn(|| {
+        let token = GreenToken::new(SyntaxKind(1), "name");
+        tree_holding(&token, 10)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(
+        rowan::chunk_bytes() - before,
+        CHUNK,
+        "one chunk holds the tree"
+    );
+    std::thread::spawn(move || drop(small)).join().unwrap();
+    assert_eq!(
+        rowan::chunk_bytes(),
+        before,
+        "the small tree's chunk was kept"
+    );
 }

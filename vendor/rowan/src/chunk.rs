@@ -358,7 +358,10 @@ impl Local {
     /// that one at once).
     #[inline(never)]
     fn gather_from(&mut self, chunk: *mut u8) {
-        if self.pending_chunk == CLOSED {
+        // Frees gathered are subtracted at the latest by `Spare`'s
+        // destructor, which this reaching registers on a thread that
+        // frees blocks without ever carving one.
+        if self.pending_chunk == CLOSED || SPARE.try_with(|_| ()).is_err() {
             // SAFETY: the block was live.
             if unsafe { subtract(chunk, 1) } {
                 // SAFETY: an empty chunk is ours.
