@@ -49,9 +49,10 @@
 //! trees, are carved apart (`GreenToken::new_shared`) or immortal, so that
 //! they do not keep a dropped tree's chunks. Before, freed blocks went to
 //! per-size free lists that the next tree took them from; carving took
-//! parse-and-drop from 2.78× to 2.86× `hcl-edit` on a second set, and from
-//! 2.98× to 3.13× on the corpus (session 23, medians of `compare/`, two
-//! runs each, alternated; see `docs/parse-ceiling.md`).
+//! parse-and-drop from 2.74–2.78× to 2.80–2.89× `hcl-edit` on a second
+//! set, and from 2.98–2.99× to 3.12–3.15× on the corpus (session 23,
+//! medians of `compare/`'s rounds, builds alternated; see
+//! `docs/parse-ceiling.md`).
 
 use std::sync::OnceLock;
 
