@@ -19,9 +19,11 @@ use std::{
     ptr,
 };
 
-/// Every green allocation is aligned to a word (its reference count).
+/// Every block cached is aligned to a word.
 const WORD: usize = std::mem::size_of::<usize>();
-/// Sizes up to this many words are cached (a node of 14 children).
+/// Sizes up to this many words are cached. Only syntax nodes come here
+/// now (one size); the classes are kept from when green nodes of every
+/// size did, and cost nothing unused.
 const CLASSES: usize = 32;
 /// The largest block cached.
 const MAX_CACHED_SIZE: usize = CLASSES * WORD;
