@@ -304,7 +304,7 @@ fn main() {
 /// (`HCLWRIGHT_EVAL_PROFILE=tree|alone|new|compiled|theirs`), or (`kinds`)
 /// the time of each kind of expression, summed over the expressions of
 /// that kind: each expression's best of 50 runs of 20 evaluations, from
-/// its tree parsed alone and by hcl-rs from its copy.
+/// its tree parsed alone, lowered, and by hcl-rs from its copy.
 fn profile(
     what: &str,
     pairs: &[(Expr, CompiledExpr, hcl::Expression)],
@@ -313,7 +313,7 @@ fn profile(
     hcl_ctx: &hcl::eval::Context,
 ) {
     if what == "kinds" {
-        let mut by: std::collections::BTreeMap<String, (usize, Duration, Duration)> =
+        let mut by: std::collections::BTreeMap<String, (usize, Duration, Duration, Duration)> =
             Default::default();
         let best = |f: &mut dyn FnMut()| {
             (0..50)
@@ -328,7 +328,7 @@ fn profile(
                 .unwrap_or(Duration::MAX)
                 / 20
         };
-        for ((_, _, t), e) in pairs.iter().zip(alone) {
+        for ((_, c, t), e) in pairs.iter().zip(alone) {
             let kind = match e {
                 Expr::Literal(l) if l.syntax().text().to_string().parse::<f64>().is_ok() => {
                     "LITERAL (number)".to_string()
@@ -338,24 +338,31 @@ fn profile(
             let ours = best(&mut || {
                 black_box(hclwright::eval::evaluate(black_box(e), ctx));
             });
+            let lowered = best(&mut || {
+                black_box(black_box(c).evaluate(ctx));
+            });
             let theirs = best(&mut || {
                 black_box(black_box(t).evaluate(hcl_ctx).ok());
             });
             let entry = by.entry(kind).or_default();
             entry.0 += 1;
             entry.1 += ours;
-            entry.2 += theirs;
+            entry.2 += lowered;
+            entry.3 += theirs;
         }
         println!(
-            "{:<20} {:>6} {:>10} {:>10} {:>6}",
-            "kind", "count", "ours", "hcl-rs", "ratio"
+            "{:<20} {:>6} {:>10} {:>10} {:>10} {:>6} {:>8}",
+            "kind", "count", "tree", "lowered", "hcl-rs", "tree", "lowered"
         );
-        for (kind, (count, ours, theirs)) in by {
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        for (kind, (count, ours, lowered, theirs)) in by {
             println!(
-                "{kind:<20} {count:>6} {:>7.1} µs {:>7.1} µs {:>5.2}x",
-                ours.as_secs_f64() * 1e6,
-                theirs.as_secs_f64() * 1e6,
-                theirs.as_secs_f64() / ours.as_secs_f64()
+                "{kind:<20} {count:>6} {:>7.1} µs {:>7.1} µs {:>7.1} µs {:>5.2}x {:>7.2}x",
+                us(ours),
+                us(lowered),
+                us(theirs),
+                theirs.as_secs_f64() / ours.as_secs_f64(),
+                theirs.as_secs_f64() / lowered.as_secs_f64()
             );
         }
         return;
