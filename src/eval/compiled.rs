@@ -196,7 +196,7 @@ fn literal_object(items: Vec<Item>) -> Node {
             out.insert(k, v);
         }
     }
-    Node::Const(Value::Object(out))
+    Node::Const(Value::Object(out.into()))
 }
 
 /// A name in normal form C, as a key made from it is.

@@ -4,6 +4,7 @@
 //! unification that picks one type for several values (`tolist([1, "a"])`
 //! is a list of strings).
 
+use super::shared::Elements;
 use super::types::Type;
 use super::value::Value;
 use smol_str::SmolStr;
@@ -213,17 +214,17 @@ fn convert_value(
                     .ok_or_else(|| error(mismatch_message(from, to)))?;
                 out.insert(name.clone(), sub(v, t).map_err(|e| at(e, step_attr(k)))?);
             }
-            Ok(Value::Object(out))
+            Ok(Value::Object(out.into()))
         }
         (Value::Tuple(items), Type::Tuple(want)) => {
-            let mut out = Vec::with_capacity(items.len());
+            let mut out = Elements::with_capacity(items.len());
             for (i, (v, t)) in items.iter().zip(want).enumerate() {
                 out.push(sub(v, t).map_err(|e| at(e, step_index(i)))?);
             }
             Ok(Value::Tuple(out))
         }
         (Value::List(ety, items) | Value::Set(ety, items), Type::List(e) | Type::Set(e)) => {
-            let mut out = Vec::with_capacity(items.len());
+            let mut out = Elements::with_capacity(items.len());
             for (i, v) in items.iter().enumerate() {
                 out.push(sub(v, e).map_err(|e| at(e, step_index(i)))?);
             }
@@ -234,7 +235,7 @@ fn convert_value(
             let tys: Vec<Type> = items.iter().map(Value::ty).collect();
             let ety = sequence_element(&tys, e, unsafe_ok)
                 .ok_or_else(|| error(mismatch_message(from, to)))?;
-            let mut out = Vec::with_capacity(items.len());
+            let mut out = Elements::with_capacity(items.len());
             for (i, v) in items.iter().enumerate() {
                 out.push(sub(v, &ety).map_err(|e| at(e, step_index(i)))?);
             }
@@ -249,7 +250,7 @@ fn convert_value(
             }
             let out = unify_entries(out, unsafe_ok)?;
             let elem = entry_type_of(&out, || dynamic_replace(ety, e));
-            Ok(Value::Map(elem, out))
+            Ok(Value::Map(elem, out.into()))
         }
         (Value::Object(attrs), Type::Map(e)) => {
             let tys: Vec<Type> = attrs.values().map(Value::ty).collect();
@@ -261,7 +262,7 @@ fn convert_value(
             }
             let out = unify_entries(out, unsafe_ok)?;
             let elem = entry_type_of(&out, || ety.clone());
-            Ok(Value::Map(elem, out))
+            Ok(Value::Map(elem, out.into()))
         }
         (Value::Map(_, items), Type::Object(want)) => {
             let mut out = BTreeMap::new();
@@ -274,15 +275,15 @@ fn convert_value(
                 };
                 out.insert(name.clone(), sub(v, t).map_err(|e| at(e, step_key(k)))?);
             }
-            Ok(Value::Object(out))
+            Ok(Value::Object(out.into()))
         }
         _ => Err(error(mismatch_message(from, to))),
     }
 }
 
-fn sequence(to: &Type, elem: Type, items: Vec<Value>) -> Value {
+fn sequence(to: &Type, elem: Type, items: Elements) -> Value {
     match to {
-        Type::Set(_) => Value::set(elem, items),
+        Type::Set(_) => Value::set(elem, items.into_vec()),
         _ => Value::List(elem, items),
     }
 }
@@ -307,7 +308,7 @@ fn entry_type_of(items: &BTreeMap<SmolStr, Value>, empty: impl FnOnce() -> Type)
 
 /// Converts list elements to one type when their types still differ
 /// (element types with `dynamic` inside).
-fn unify_elements(items: Vec<Value>, unsafe_ok: bool) -> Result<Vec<Value>, ConvertError> {
+fn unify_elements(items: Elements, unsafe_ok: bool) -> Result<Elements, ConvertError> {
     let tys: Vec<Type> = items.iter().map(Value::ty).collect();
     if tys.windows(2).all(|w| w[0] == w[1]) {
         return Ok(items);
@@ -766,15 +767,15 @@ mod tests {
             Value::Bool(true),
             Value::int(3),
             Value::string("x"),
-            Value::List(Type::Dynamic, vec![]),
-            Value::List(Type::String, vec![Value::string("a")]),
-            Value::Tuple(vec![Value::Null(Type::Dynamic), Value::int(1)]),
+            Value::List(Type::Dynamic, vec![].into()),
+            Value::List(Type::String, vec![Value::string("a")].into()),
+            Value::Tuple(vec![Value::Null(Type::Dynamic), Value::int(1)].into()),
             Value::Map(
                 Type::Number,
                 [("k".into(), Value::int(1))].into_iter().collect(),
             ),
-            Value::Object(object.clone()),
-            Value::Object([("o".into(), Value::Object(object))].into_iter().collect()),
+            Value::Object(object.clone().into()),
+            Value::Object([("o".into(), Value::Object(object.into()))].into_iter().collect()),
         ];
         let marked = plain.iter().map(|v| Value::sensitive(v.clone()));
         plain.iter().cloned().chain(marked).collect()
@@ -794,7 +795,7 @@ mod tests {
 
     #[test]
     fn tuple_to_list_unifies_to_string() {
-        let t = Value::Tuple(vec![Value::int(1), Value::string("a")]);
+        let t = Value::Tuple(vec![Value::int(1), Value::string("a")].into());
         let l = convert(&t, &Type::list(Type::Dynamic)).unwrap();
         assert_eq!(console_string(&l), "tolist([\n  \"1\",\n  \"a\",\n])");
     }

@@ -300,7 +300,7 @@ fn body_entries<'v>(body: &Body) -> Vec<(String, Node<'v>, Option<TextRange>)> {
         let labels: Vec<String> = block.labels().map(|l| l.value()).collect();
         let inner = match block.body() {
             Some(b) => Node::Body(b),
-            None => Node::Value(Cow::Owned(Value::Object(BTreeMap::new()))),
+            None => Node::Value(Cow::Owned(Value::Object(BTreeMap::new().into()))),
         };
         let start = block
             .type_token()

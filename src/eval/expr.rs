@@ -8,6 +8,7 @@ use super::convert::{convert, unify};
 use super::diagnostic::Diagnostic;
 use super::leaf;
 use super::number::Number;
+use super::shared::Elements;
 use super::types::Type;
 use super::value::Value;
 use crate::ast::{self, AstNode, Expr};
@@ -360,8 +361,7 @@ impl<'c> Evaluator<'c> {
             }
             Expr::Tuple(_) | Expr::Object(_) if let Some(v) = self.leaf_collection(e) => v,
             Expr::Tuple(t) => {
-                let items: Vec<Value> = t.elements().map(|x| self.eval(&x)).collect();
-                Value::Tuple(items)
+                Value::Tuple(t.elements().map(|x| self.eval(&x)).collect())
             }
             Expr::Object(o) => self.eval_object(o),
             Expr::FunctionCall(c) => self.eval_call(c),
@@ -416,7 +416,7 @@ impl<'c> Evaluator<'c> {
         if unknown {
             return DYNAMIC;
         }
-        Value::Object(out)
+        Value::Object(out.into())
     }
 
     /// Adds `key = value` to an object being built; true when the key is
@@ -505,7 +505,7 @@ impl<'c> Evaluator<'c> {
                 if unknown {
                     return DYNAMIC;
                 }
-                Value::Object(out)
+                Value::Object(out.into())
             }
             Node::Variable(name, v) => match self.lookup(name) {
                 Some(value) => value,
@@ -863,7 +863,7 @@ impl<'c> Evaluator<'c> {
         let cond = f.condition();
         let key_expr = f.key_expr();
         let value_expr = f.value_expr();
-        let mut tuple = Vec::new();
+        let mut tuple = Elements::new();
         let mut object: BTreeMap<SmolStr, Value> = BTreeMap::new();
         let mut groups: BTreeMap<SmolStr, Vec<Value>> = BTreeMap::new();
         let mut unknown = false;
@@ -977,11 +977,11 @@ impl<'c> Evaluator<'c> {
                 Value::Object(
                     groups
                         .into_iter()
-                        .map(|(k, vs)| (k, Value::Tuple(vs)))
+                        .map(|(k, vs)| (k, Value::Tuple(vs.into())))
                         .collect(),
                 )
             } else {
-                Value::Object(object)
+                Value::Object(object.into())
             }
         } else {
             Value::Tuple(tuple)
@@ -1146,7 +1146,7 @@ impl<'c> Evaluator<'c> {
         let ty = source.ty();
         let sequence = matches!(ty, Type::List(_) | Type::Set(_) | Type::Tuple(_));
         let source = match source {
-            Value::Null(_) if !sequence => return Value::Tuple(Vec::new()),
+            Value::Null(_) if !sequence => return Value::Tuple(Vec::new().into()),
             Value::Null(_) => {
                 self.error(
                     "Splat of null value",
@@ -1163,11 +1163,11 @@ impl<'c> Evaluator<'c> {
                     _ => Type::list(Type::Dynamic),
                 });
             }
-            v if !sequence => Value::Tuple(vec![v]),
+            v if !sequence => Value::Tuple(vec![v].into()),
             v => v,
         };
         let items = source.elements().map(<[Value]>::to_vec).unwrap_or_default();
-        let mut out = Vec::with_capacity(items.len());
+        let mut out = Elements::with_capacity(items.len());
         let errors_before = self.diagnostics.len();
         for item in items {
             let mut v = item;
@@ -1188,7 +1188,7 @@ impl<'c> Evaluator<'c> {
                     for st in each {
                         v = probe.apply_step(v, st);
                     }
-                    return Value::List(v.ty(), Vec::new());
+                    return Value::List(v.ty(), Vec::new().into());
                 }
                 let first = out[0].ty();
                 if out.iter().any(|v| v.ty() != first) {
@@ -1761,10 +1761,10 @@ mod tests {
             var.insert(SmolStr::new("a"), Value::int(1));
             var.insert(
                 SmolStr::new("o"),
-                Value::Object(BTreeMap::from([(SmolStr::new("b"), Value::string("x"))])),
+                Value::Object((BTreeMap::from([(SmolStr::new("b"), Value::string("x"))])).into()),
             );
             var.insert(SmolStr::new("s"), Value::string("secret").sensitive());
-            ctx.set_variable("var", Value::Object(var));
+            ctx.set_variable("var", Value::Object(var.into()));
             ctx.set_variable("str", Value::string("text"));
             ctx.set_variable("n", Value::Null(Type::Dynamic));
             ctx

@@ -389,7 +389,7 @@ impl ConstantWalk {
         match kind(green.kind()) {
             TUPLE => {
                 let nodes = green.children().filter_map(|c| c.into_node());
-                let mut items = Vec::with_capacity(nodes.clone().count());
+                let mut items = super::Elements::with_capacity(nodes.clone().count());
                 for child in nodes {
                     if kind(child.kind()) == QUOTED_TEMPLATE
                         && let Some(text) = verbatim_text(child)
@@ -422,7 +422,7 @@ impl ConstantWalk {
                     };
                     out.insert(key, value);
                 }
-                Ok(Value::Object(out))
+                Ok(Value::Object(out.into()))
             }
             _ => Err(green),
         }

@@ -6,7 +6,7 @@
 //! ```
 //! use hclwright::eval::{EvalContext, Value, console_string, evaluate_str};
 //! let mut ctx = EvalContext::new();
-//! ctx.set_variable("names", Value::Tuple(vec![Value::string("a"), Value::string("b")]));
+//! ctx.set_variable("names", Value::Tuple(vec![Value::string("a"), Value::string("b")].into()));
 //! let v = evaluate_str("{for i, n in names : n => i}", &ctx).unwrap();
 //! assert_eq!(console_string(&v), "{\n  \"a\" = 0\n  \"b\" = 1\n}");
 //! ```
@@ -28,6 +28,7 @@ mod module_items;
 mod number;
 mod reference_check;
 mod serialize;
+mod shared;
 pub(crate) mod template;
 mod types;
 mod value;
@@ -48,6 +49,7 @@ pub use display::{console_string, go_quote, json_string, to_json};
 pub use expr::{Evaluation, evaluate, evaluate_str, get_attr, index};
 pub use module::{FileDiagnostic, Module, ModuleInputs, VarOption, local_references};
 pub use number::{EXACT_PRINT_EXP, MAX_EXP, MIN_EXP, NotANumber, Number, PRECISION};
+pub use shared::{Elements, Entries};
 pub use smol_str::SmolStr;
 pub use types::Type;
 pub use value::{Value, set_order};

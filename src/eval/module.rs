@@ -512,7 +512,7 @@ impl Module {
 
         // The context locals see.
         let mut ctx = EvalContext::with_parent(Arc::new(base));
-        ctx.set_variable("var", Value::Object(var_values));
+        ctx.set_variable("var", Value::Object(var_values.into()));
         // As `terraform -chdir=DIR console`: the module is the working folder.
         let cwd = std::fs::canonicalize(dir)
             .map(|p| p.display().to_string())
@@ -521,13 +521,13 @@ impl Module {
         path_obj.insert("module".into(), Value::string("."));
         path_obj.insert("root".into(), Value::string("."));
         path_obj.insert("cwd".into(), Value::string(cwd));
-        ctx.set_variable("path", Value::Object(path_obj));
+        ctx.set_variable("path", Value::Object(path_obj.into()));
         let mut tf = BTreeMap::new();
         tf.insert(
             "workspace".into(),
             Value::string(inputs.workspace.clone().unwrap_or_else(|| "default".into())),
         );
-        ctx.set_variable("terraform", Value::Object(tf));
+        ctx.set_variable("terraform", Value::Object(tf.into()));
         let unknown_names = |names: &BTreeSet<String>| {
             Value::Object(
                 names
@@ -647,7 +647,7 @@ impl Module {
                 }
             }
         }
-        ctx.set_variable("local", Value::Object(values));
+        ctx.set_variable("local", Value::Object(values.into()));
         // Validation rules, in the module's whole context (a rule may
         // refer to other variables and to locals, as since Terraform 1.9).
         let mut variable_diagnostics = BTreeMap::new();

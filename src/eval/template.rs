@@ -481,7 +481,7 @@ mod tests {
     #[test]
     fn templates() {
         assert_eq!(eval("\"a${1 + 1}b\""), Value::string("a2b"));
-        assert_eq!(eval("\"${[1]}\""), Value::Tuple(vec![Value::int(1)]));
+        assert_eq!(eval("\"${[1]}\""), Value::Tuple(vec![Value::int(1)].into()));
         assert_eq!(
             eval("\"x %{ if true ~} y %{~ endif } z\""),
             Value::string("x y z")

@@ -2,6 +2,7 @@
 //! collections and structurals.
 
 use super::number::Number;
+use super::shared::{Elements, Entries};
 use super::types::Type;
 use smol_str::SmolStr;
 use std::cmp::Ordering;
@@ -47,15 +48,15 @@ pub enum Value {
     /// text is shared.
     String(SmolStr),
     /// A list: element type and elements.
-    List(Type, Vec<Value>),
+    List(Type, Elements),
     /// A set: element type and elements, distinct and in cty's order.
-    Set(Type, Vec<Value>),
+    Set(Type, Elements),
     /// A map: element type and elements by key.
-    Map(Type, BTreeMap<SmolStr, Value>),
+    Map(Type, Entries),
     /// A tuple.
-    Tuple(Vec<Value>),
+    Tuple(Elements),
     /// An object.
-    Object(BTreeMap<SmolStr, Value>),
+    Object(Entries),
     /// A value marked sensitive (printed `(sensitive value)`); operations
     /// on it give sensitive results, as Terraform's marks do.
     Sensitive(Box<Value>),
@@ -120,14 +121,14 @@ impl Value {
 
     /// A list of `element` values (each already of that type).
     pub fn list(element: Type, items: Vec<Value>) -> Value {
-        Value::List(element, items)
+        Value::List(element, items.into())
     }
 
     /// A set: duplicates removed, elements in cty's order.
     pub fn set(element: Type, mut items: Vec<Value>) -> Value {
         items.sort_by(set_order);
         items.dedup_by(|a, b| a.raw_equals(b));
-        Value::Set(element, items)
+        Value::Set(element, items.into())
     }
 
     /// The value's type.

@@ -124,7 +124,7 @@ fn eval(
             if unknown_key {
                 Value::Unknown(Type::Dynamic)
             } else {
-                Value::Object(out)
+                Value::Object(out.into())
             }
         }
         JsonValue::Array(array) => Value::Tuple(

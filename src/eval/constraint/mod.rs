@@ -182,7 +182,7 @@ impl Constraint {
                     };
                     out.insert(name.as_str().into(), v);
                 }
-                Ok(Value::Object(out))
+                Ok(Value::Object(out.into()))
             }
             (Constraint::List(c) | Constraint::Set(c), v) if v.elements().is_some() => {
                 let items: Vec<Value> = v
@@ -198,7 +198,7 @@ impl Constraint {
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(match self {
                     Constraint::Set(_) => Value::set(ety, items),
-                    _ => Value::List(ety, items),
+                    _ => Value::List(ety, items.into()),
                 })
             }
             (Constraint::Map(c), Value::Map(_, given) | Value::Object(given)) => {

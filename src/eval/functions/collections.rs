@@ -134,8 +134,8 @@ pub fn register(ctx: &mut EvalContext) {
             |args, ret| {
                 let all: Vec<Value> = args.iter().flat_map(|a| items(a).to_vec()).collect();
                 match ret {
-                    Type::List(e) => Ok(Value::List((**e).clone(), all)),
-                    _ => Ok(Value::Tuple(all)),
+                    Type::List(e) => Ok(Value::List((**e).clone(), all.into())),
+                    _ => Ok(Value::Tuple(all.into())),
                 }
             },
         )
@@ -173,7 +173,7 @@ pub fn register(ctx: &mut EvalContext) {
                 }
                 Ok(Value::List(
                     ret.element_type().cloned().unwrap_or(Type::Dynamic),
-                    out,
+                    out.into(),
                 ))
             },
         ),
@@ -190,7 +190,7 @@ pub fn register(ctx: &mut EvalContext) {
             if !flatten_into(&args[0], &mut out) {
                 return Ok(Value::Unknown(Type::Dynamic));
             }
-            Ok(Value::Tuple(out))
+            Ok(Value::Tuple(out.into()))
         }),
     );
     ctx.set_function(
@@ -209,8 +209,8 @@ pub fn register(ctx: &mut EvalContext) {
                     .map(|m| m.keys().map(Value::string).collect())
                     .unwrap_or_default();
                 Ok(match ret {
-                    Type::List(_) => Value::List(Type::String, keys),
-                    _ => Value::Tuple(keys),
+                    Type::List(_) => Value::List(Type::String, keys.into()),
+                    _ => Value::Tuple(keys.into()),
                 })
             },
         ),
@@ -234,8 +234,8 @@ pub fn register(ctx: &mut EvalContext) {
                     .map(|m| m.values().cloned().collect())
                     .unwrap_or_default();
                 Ok(match ret {
-                    Type::List(e) => Value::List((**e).clone(), vals),
-                    _ => Value::Tuple(vals),
+                    Type::List(e) => Value::List((**e).clone(), vals.into()),
+                    _ => Value::Tuple(vals.into()),
                 })
             },
         ),
@@ -326,8 +326,8 @@ pub fn register(ctx: &mut EvalContext) {
                 }
             }
             match ret {
-                Type::Map(e) => Ok(Value::Map((**e).clone(), out)),
-                _ => Ok(Value::Object(out)),
+                Type::Map(e) => Ok(Value::Map((**e).clone(), out.into())),
+                _ => Ok(Value::Object(out.into())),
             }
         })
         .variadic(any_param("maps").allow_null().allow_dynamic()),
@@ -400,7 +400,7 @@ pub fn register(ctx: &mut EvalContext) {
                 out.push(Value::Number(x.clone()));
                 x = x.add(&step).map_err(|_| FunctionError::new("invalid step"))?;
             }
-            Ok(Value::List(Type::Number, out))
+            Ok(Value::List(Type::Number, out.into()))
         })
         .variadic(p("params", Type::Number)),
     );
@@ -421,8 +421,8 @@ pub fn register(ctx: &mut EvalContext) {
                 let mut v = items(&args[0]).to_vec();
                 v.reverse();
                 Ok(match &args[0] {
-                    Value::List(e, _) | Value::Set(e, _) => Value::List(e.clone(), v),
-                    _ => Value::Tuple(v),
+                    Value::List(e, _) | Value::Set(e, _) => Value::List(e.clone(), v.into()),
+                    _ => Value::Tuple(v.into()),
                 })
             },
         ),
@@ -444,8 +444,8 @@ pub fn register(ctx: &mut EvalContext) {
                 let list = items(&args[0]);
                 let (a, b) = slice_bounds(args, list.len())?;
                 Ok(match &args[0] {
-                    Value::List(e, _) => Value::List(e.clone(), list[a..b].to_vec()),
-                    _ => Value::Tuple(list[a..b].to_vec()),
+                    Value::List(e, _) => Value::List(e.clone(), list[a..b].to_vec().into()),
+                    _ => Value::Tuple(list[a..b].to_vec().into()),
                 })
             },
         ),
@@ -469,7 +469,7 @@ pub fn register(ctx: &mut EvalContext) {
                         .as_bytes()
                         .cmp(b.as_str().unwrap_or("").as_bytes())
                 });
-                Ok(Value::List(Type::String, v))
+                Ok(Value::List(Type::String, v.into()))
             },
         ),
     );
@@ -549,8 +549,8 @@ pub fn register(ctx: &mut EvalContext) {
                     out.insert(k.as_str().unwrap_or_default().into(), v.clone());
                 }
                 Ok(match ret {
-                    Type::Map(e) => Value::Map((**e).clone(), out),
-                    _ => Value::Object(out),
+                    Type::Map(e) => Value::Map((**e).clone(), out.into()),
+                    _ => Value::Object(out.into()),
                 })
             },
         ),
@@ -566,7 +566,7 @@ pub fn register(ctx: &mut EvalContext) {
                     .filter(|x| !x.is_null() && x.as_str() != Some(""))
                     .cloned()
                     .collect();
-                Ok(Value::List(Type::String, v))
+                Ok(Value::List(Type::String, v.into()))
             },
         ),
     );
@@ -590,13 +590,13 @@ pub fn register(ctx: &mut EvalContext) {
                     .cloned()
                     .unwrap_or(Type::Dynamic);
                 let chunks: Vec<Value> = if size == 0 {
-                    vec![Value::List(ety.clone(), list.to_vec())]
+                    vec![Value::List(ety.clone(), list.to_vec().into())]
                 } else {
                     list.chunks(size as usize)
-                        .map(|c| Value::List(ety.clone(), c.to_vec()))
+                        .map(|c| Value::List(ety.clone(), c.to_vec().into()))
                         .collect()
                 };
-                Ok(Value::List(Type::list(ety), chunks))
+                Ok(Value::List(Type::list(ety), chunks.into()))
             },
         ),
     );
@@ -755,7 +755,7 @@ pub fn register(ctx: &mut EvalContext) {
                     .collect();
                 Ok(Value::List(
                     ret.element_type().cloned().unwrap_or(Type::Dynamic),
-                    out,
+                    out.into(),
                 ))
             },
         ),
@@ -786,7 +786,7 @@ pub fn register(ctx: &mut EvalContext) {
                 Ok(Value::Map(
                     Type::list(Type::String),
                     out.into_iter()
-                        .map(|(k, v)| (k, Value::List(Type::String, v)))
+                        .map(|(k, v)| (k, Value::List(Type::String, v.into())))
                         .collect(),
                 ))
             },
@@ -857,13 +857,13 @@ pub fn register(ctx: &mut EvalContext) {
                 let tuples: Vec<Value> = rows
                     .into_iter()
                     .map(|r| {
-                        convert(&Value::Tuple(r), &ety)
+                        convert(&Value::Tuple(r.into()), &ety)
                             .map_err(|e| FunctionError::new(e.to_string()))
                     })
                     .collect::<Result<_>>()?;
                 Ok(match ret {
                     Type::Set(_) => Value::set(ety, tuples),
-                    _ => Value::List(ety, tuples),
+                    _ => Value::List(ety, tuples.into()),
                 })
             },
         )

@@ -103,11 +103,11 @@ pub fn register(ctx: &mut EvalContext) {
                         .map(|h| SmolStr::from(h.as_str()))
                         .zip(row.iter().map(Value::string))
                         .collect();
-                    out.push(Value::Object(obj));
+                    out.push(Value::Object(obj.into()));
                 }
                 Ok(Value::List(
                     ret.element_type().cloned().unwrap_or(Type::Dynamic),
-                    out,
+                    out.into(),
                 ))
             },
         ),

@@ -40,7 +40,7 @@ pub fn register(ctx: &mut EvalContext) {
                 }
             }
             let Some((n, _)) = len else {
-                return Ok(Value::List(Type::String, vec![Value::string(format(s(&args[0]), rest)?)]));
+                return Ok(Value::List(Type::String, vec![Value::string(format(s(&args[0]), rest)?)].into()));
             };
             let mut out = Vec::with_capacity(n);
             for i in 0..n {
@@ -53,7 +53,7 @@ pub fn register(ctx: &mut EvalContext) {
                     .collect();
                 out.push(Value::string(format(s(&args[0]), &row).map_err(|e| FunctionError::new(format!("error on format iteration {i}: {}", e.message)))?));
             }
-            Ok(Value::List(Type::String, out))
+            Ok(Value::List(Type::String, out.into()))
         })
         .variadic(p("args", Type::Dynamic).allow_null()),
     );

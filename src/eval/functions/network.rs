@@ -178,7 +178,7 @@ pub fn register(ctx: &mut EvalContext) {
                 .map(|(i, a)| int(a, i + 1, "newbits"))
                 .collect::<Result<_>>()?;
             if lengths.is_empty() {
-                return Ok(Value::List(Type::String, Vec::new()));
+                return Ok(Value::List(Type::String, Vec::new().into()));
             }
             let first = (lengths[0] + net.prefix as i64).clamp(0, net.bits as i64) as u32;
             // The subnet just before the network, of the first size.
@@ -211,7 +211,7 @@ pub fn register(ctx: &mut EvalContext) {
                 current = next;
                 out.push(Value::string(current.show()));
             }
-            Ok(Value::List(Type::String, out))
+            Ok(Value::List(Type::String, out.into()))
         })
         .variadic(p("newbits", Type::Number)),
     );

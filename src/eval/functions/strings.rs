@@ -50,7 +50,7 @@ pub fn register(ctx: &mut EvalContext) {
                 } else {
                     text.split(sep).map(Value::string).collect()
                 };
-                Ok(Value::List(Type::String, parts))
+                Ok(Value::List(Type::String, parts.into()))
             },
         ),
     );
@@ -176,7 +176,7 @@ pub fn register(ctx: &mut EvalContext) {
                     .map(|c| captures_value(&re, &c))
                     .collect();
                 let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
-                Ok(Value::List(ety, all))
+                Ok(Value::List(ety, all.into()))
             },
         ),
     );
@@ -413,7 +413,7 @@ fn captures_value(re: &regex::Regex, c: &regex::Captures<'_>) -> Value {
                 .map_or(Value::Null(Type::String), |m| Value::string(m.as_str()));
             out.insert((*name).into(), v);
         }
-        return Value::Object(out);
+        return Value::Object(out.into());
     }
     let items = (1..c.len())
         .map(|i| {

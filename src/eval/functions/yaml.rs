@@ -239,13 +239,13 @@ impl<'a> Decoder<'a> {
                     }
                     items.push(self.node_from(ev, span)?);
                 }
-                Ok(self.complete(anchor, Value::Tuple(items)))
+                Ok(self.complete(anchor, Value::Tuple(items.into())))
             }
             Event::MappingStart(anchor, tag) => {
                 check_collection_tag(tag.as_deref(), "map", "mapping", &span)?;
                 self.pending.insert(anchor);
                 let attrs = self.mapping_entries()?;
-                Ok(self.complete(anchor, Value::Object(attrs)))
+                Ok(self.complete(anchor, Value::Object(attrs.into())))
             }
             Event::DocumentStart(_) => Err(at(&span, "only a single document is allowed")),
             Event::StreamEnd => Err(at(&span, "expecting value but found end of stream")),
