@@ -18,7 +18,6 @@ use super::leaf;
 use super::value::{Value, nfc};
 use crate::ast::{self, AstNode, Expr};
 use smol_str::SmolStr;
-use std::collections::BTreeMap;
 
 /// An expression lowered for repeated evaluation.
 ///
@@ -190,13 +189,11 @@ fn literal_object(items: Vec<Item>) -> Node {
     if !literal {
         return Node::Object(items);
     }
-    let mut out = BTreeMap::new();
-    for item in items {
-        if let (Key::Name(k), Some(Node::Const(v))) = (item.key, item.value) {
-            out.insert(k, v);
-        }
-    }
-    Node::Const(Value::Object(out.into()))
+    let pairs = items.into_iter().filter_map(|item| match (item.key, item.value) {
+        (Key::Name(k), Some(Node::Const(v))) => Some((k, v)),
+        _ => None,
+    });
+    Node::Const(Value::Object(pairs.collect()))
 }
 
 /// A name in normal form C, as a key made from it is.

@@ -4,10 +4,9 @@
 //! unification that picks one type for several values (`tolist([1, "a"])`
 //! is a list of strings).
 
-use super::shared::Elements;
+use super::shared::{Elements, Entries};
 use super::types::Type;
 use super::value::Value;
-use smol_str::SmolStr;
 use std::collections::BTreeMap;
 
 /// Why a value could not be converted.
@@ -207,14 +206,16 @@ fn convert_value(
             })),
         },
         (Value::Object(attrs), Type::Object(want)) => {
-            let mut out = BTreeMap::new();
+            // In the type's order, which is the keys' order: each insert
+            // appends.
+            let mut out = Entries::new();
             for (k, t) in want {
                 let (name, v) = attrs
                     .get_key_value(k.as_str())
                     .ok_or_else(|| error(mismatch_message(from, to)))?;
                 out.insert(name.clone(), sub(v, t).map_err(|e| at(e, step_attr(k)))?);
             }
-            Ok(Value::Object(out.into()))
+            Ok(Value::Object(out))
         }
         (Value::Tuple(items), Type::Tuple(want)) => {
             let mut out = Elements::with_capacity(items.len());
@@ -244,25 +245,25 @@ fn convert_value(
             Ok(sequence(to, elem, out))
         }
         (Value::Map(ety, items), Type::Map(e)) => {
-            let mut out = BTreeMap::new();
+            let mut out = Entries::new();
             for (k, v) in items {
                 out.insert(k.clone(), sub(v, e).map_err(|e| at(e, step_key(k)))?);
             }
             let out = unify_entries(out, unsafe_ok)?;
             let elem = entry_type_of(&out, || dynamic_replace(ety, e));
-            Ok(Value::Map(elem, out.into()))
+            Ok(Value::Map(elem, out))
         }
         (Value::Object(attrs), Type::Map(e)) => {
             let tys: Vec<Type> = attrs.values().map(Value::ty).collect();
             let ety =
                 map_element(&tys, e, unsafe_ok).ok_or_else(|| error(mismatch_message(from, to)))?;
-            let mut out = BTreeMap::new();
+            let mut out = Entries::new();
             for (k, v) in attrs {
                 out.insert(k.clone(), sub(v, &ety).map_err(|e| at(e, step_key(k)))?);
             }
             let out = unify_entries(out, unsafe_ok)?;
             let elem = entry_type_of(&out, || ety.clone());
-            Ok(Value::Map(elem, out.into()))
+            Ok(Value::Map(elem, out))
         }
         (Value::Map(_, items), Type::Object(want)) => {
             let mut out = BTreeMap::new();
@@ -297,7 +298,7 @@ fn element_type_of(items: &[Value], empty: impl FnOnce() -> Type) -> Type {
         .unwrap_or_else(empty)
 }
 
-fn entry_type_of(items: &BTreeMap<SmolStr, Value>, empty: impl FnOnce() -> Type) -> Type {
+fn entry_type_of(items: &Entries, empty: impl FnOnce() -> Type) -> Type {
     items
         .values()
         .map(Value::ty)
@@ -323,10 +324,7 @@ fn unify_elements(items: Elements, unsafe_ok: bool) -> Result<Elements, ConvertE
         .collect()
 }
 
-fn unify_entries(
-    items: BTreeMap<SmolStr, Value>,
-    unsafe_ok: bool,
-) -> Result<BTreeMap<SmolStr, Value>, ConvertError> {
+fn unify_entries(items: Entries, unsafe_ok: bool) -> Result<Entries, ConvertError> {
     let tys: Vec<Type> = items.values().map(Value::ty).collect();
     if tys.windows(2).all(|w| w[0] == w[1]) {
         return Ok(items);
@@ -753,7 +751,7 @@ mod tests {
 
     /// Values of every shape, sensitive or not, for the checks below.
     fn samples() -> Vec<Value> {
-        let object: BTreeMap<SmolStr, Value> = [
+        let object: BTreeMap<crate::eval::SmolStr, Value> = [
             ("a".into(), Value::int(1)),
             ("b".into(), Value::Null(Type::Dynamic)),
         ]

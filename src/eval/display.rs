@@ -2,7 +2,6 @@
 
 use super::types::Type;
 use super::value::Value;
-use smol_str::SmolStr;
 use std::fmt::Write;
 
 /// The value as `terraform console` prints it: `tolist([...])`, `toset`,
@@ -97,7 +96,7 @@ fn write_sequence(items: &[Value], indent: usize, out: &mut String) {
 }
 
 fn write_mapping(
-    items: &std::collections::BTreeMap<SmolStr, Value>,
+    items: &super::Entries,
     indent: usize,
     out: &mut String,
 ) {

@@ -8,7 +8,7 @@ use super::convert::{convert, unify};
 use super::diagnostic::Diagnostic;
 use super::leaf;
 use super::number::Number;
-use super::shared::Elements;
+use super::shared::{Elements, Entries, Pairs};
 use super::types::Type;
 use super::value::Value;
 use crate::ast::{self, AstNode, Expr};
@@ -390,7 +390,7 @@ impl<'c> Evaluator<'c> {
     }
 
     fn eval_object(&mut self, o: &ast::Object) -> Value {
-        let mut out = BTreeMap::new();
+        let mut out = Pairs::new();
         let mut unknown = false;
         for item in o.items() {
             // A bare name, the common key, is read without its nodes.
@@ -398,7 +398,7 @@ impl<'c> Evaluator<'c> {
                 leaf::ItemKey::Name(name) => {
                     let value = item.value().map_or(DYNAMIC, |v| self.eval(&v));
                     if let Value::String(k) = Value::string(&name) {
-                        out.insert(k, value);
+                        out.push((k, value));
                     }
                     continue;
                 }
@@ -416,14 +416,14 @@ impl<'c> Evaluator<'c> {
         if unknown {
             return DYNAMIC;
         }
-        Value::Object(out.into())
+        Value::Object(Entries::from_pairs(out))
     }
 
     /// Adds `key = value` to an object being built; true when the key is
     /// unknown (the whole object is then unknown).
     fn object_entry(
         &mut self,
-        out: &mut BTreeMap<SmolStr, Value>,
+        out: &mut Pairs,
         key_value: Value,
         value: Value,
         key: &ast::ObjectKey,
@@ -431,7 +431,7 @@ impl<'c> Evaluator<'c> {
         // A string, the common key, is kept as it is (converting a string
         // to a string gives it back).
         if let Value::String(k) = key_value {
-            out.insert(k, value);
+            out.push((k, value));
             return false;
         }
         let key_range = || trimmed_range(key.syntax());
@@ -456,7 +456,7 @@ impl<'c> Evaluator<'c> {
         };
         match key_value {
             Value::String(k) => {
-                out.insert(k, value);
+                out.push((k, value));
                 false
             }
             _ => true,
@@ -482,7 +482,7 @@ impl<'c> Evaluator<'c> {
             Node::Const(v) => v.clone(),
             Node::Tuple(items) => Value::Tuple(items.iter().map(|x| self.eval_node(x)).collect()),
             Node::Object(items) => {
-                let mut out = BTreeMap::new();
+                let mut out = Pairs::with_capacity(items.len());
                 let mut unknown = false;
                 for item in items {
                     // The key first, then the value, as from the tree.
@@ -493,7 +493,7 @@ impl<'c> Evaluator<'c> {
                     let value = item.value.as_ref().map_or(DYNAMIC, |v| self.eval_node(v));
                     match (&item.key, key_value) {
                         (Key::Name(name), _) => {
-                            out.insert(name.clone(), value);
+                            out.push((name.clone(), value));
                         }
                         (Key::Expr(_, key), Some(k)) => {
                             unknown |= self.object_entry(&mut out, k, value, key);
@@ -505,7 +505,7 @@ impl<'c> Evaluator<'c> {
                 if unknown {
                     return DYNAMIC;
                 }
-                Value::Object(out.into())
+                Value::Object(Entries::from_pairs(out))
             }
             Node::Variable(name, v) => match self.lookup(name) {
                 Some(value) => value,

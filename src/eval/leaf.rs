@@ -405,7 +405,7 @@ impl ConstantWalk {
                 Ok(Value::Tuple(items))
             }
             OBJECT => {
-                let mut out = std::collections::BTreeMap::new();
+                let mut out = super::shared::Pairs::new();
                 for item in green.children().filter_map(|c| c.into_node()) {
                     if kind(item.kind()) != OBJECT_ITEM {
                         continue;
@@ -420,9 +420,9 @@ impl ConstantWalk {
                         Some(v) => self.element(v, depth)?,
                         None => Value::Unknown(super::Type::Dynamic),
                     };
-                    out.insert(key, value);
+                    out.push((key, value));
                 }
-                Ok(Value::Object(out.into()))
+                Ok(Value::Object(super::Entries::from_pairs(out)))
             }
             _ => Err(green),
         }

@@ -5,8 +5,15 @@
 //! reference count, so cloning a value (every variable read, every
 //! constant of a lowered expression, every element taken out of a
 //! collection) costs a count, however large the value. Writing through a
-//! shared part first copies it ([`Arc::make_mut`]), so a value is never
-//! changed through another's clone.
+//! shared part first copies it, so a value is never changed through
+//! another's clone.
+//!
+//! Both keep their count and their parts in one allocation (an
+//! [`EcoVec`]), so a collection costs no more allocations than a `Vec`
+//! would: an object's attributes are a vector sorted by key rather than
+//! a `BTreeMap` (whose nodes would need a count of their own beside
+//! them; measured, that extra allocation made evaluating objects from
+//! the tree about a tenth slower).
 
 use super::value::Value;
 use smol_str::SmolStr;
@@ -14,7 +21,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 use ecow::EcoVec;
 use std::ops::{Deref, DerefMut};
-use std::sync::Arc;
 
 /// The elements of a list, set or tuple: a vector shared between clones,
 /// its count and its elements in one allocation.
@@ -32,22 +38,6 @@ use std::sync::Arc;
 /// ```
 #[derive(Clone, Default, PartialEq)]
 pub struct Elements(EcoVec<Value>);
-
-/// The attributes of a map or object, by key: a `BTreeMap` shared between
-/// clones.
-///
-/// It reads as a `BTreeMap<SmolStr, Value>`; writing to it copies the
-/// entries first when a clone shares them.
-///
-/// ```
-/// use hclwright::eval::{Entries, Value};
-/// let a: Entries = [("name".into(), Value::string("web"))].into_iter().collect();
-/// let mut b = a.clone();
-/// b.insert("port".into(), Value::int(80));
-/// assert_eq!((a.len(), b.len()), (1, 2));
-/// ```
-#[derive(Clone, Default, PartialEq)]
-pub struct Entries(Arc<BTreeMap<SmolStr, Value>>);
 
 impl Elements {
     /// No elements.
@@ -98,18 +88,6 @@ impl Elements {
     }
 }
 
-impl Entries {
-    /// No entries.
-    pub fn new() -> Entries {
-        Entries::default()
-    }
-
-    /// The entries as a map of their own: taken when no clone shares them,
-    /// copied when one does.
-    pub fn into_map(self) -> BTreeMap<SmolStr, Value> {
-        Arc::unwrap_or_clone(self.0)
-    }
-}
 
 impl Deref for Elements {
     type Target = [Value];
@@ -127,21 +105,7 @@ impl DerefMut for Elements {
     }
 }
 
-impl Deref for Entries {
-    type Target = BTreeMap<SmolStr, Value>;
-    #[inline]
-    fn deref(&self) -> &BTreeMap<SmolStr, Value> {
-        &self.0
-    }
-}
 
-impl DerefMut for Entries {
-    /// The entries to change, copied first if a clone shares them.
-    #[inline]
-    fn deref_mut(&mut self) -> &mut BTreeMap<SmolStr, Value> {
-        Arc::make_mut(&mut self.0)
-    }
-}
 
 impl From<Vec<Value>> for Elements {
     /// The elements moved into a shared allocation (prefer collecting
@@ -152,12 +116,6 @@ impl From<Vec<Value>> for Elements {
     }
 }
 
-impl From<BTreeMap<SmolStr, Value>> for Entries {
-    #[inline]
-    fn from(items: BTreeMap<SmolStr, Value>) -> Entries {
-        Entries(Arc::new(items))
-    }
-}
 
 impl FromIterator<Value> for Elements {
     fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Elements {
@@ -165,11 +123,6 @@ impl FromIterator<Value> for Elements {
     }
 }
 
-impl FromIterator<(SmolStr, Value)> for Entries {
-    fn from_iter<I: IntoIterator<Item = (SmolStr, Value)>>(iter: I) -> Entries {
-        Entries::from(iter.into_iter().collect::<BTreeMap<_, _>>())
-    }
-}
 
 impl Extend<Value> for Elements {
     fn extend<I: IntoIterator<Item = Value>>(&mut self, iter: I) {
@@ -177,11 +130,6 @@ impl Extend<Value> for Elements {
     }
 }
 
-impl Extend<(SmolStr, Value)> for Entries {
-    fn extend<I: IntoIterator<Item = (SmolStr, Value)>>(&mut self, iter: I) {
-        (**self).extend(iter);
-    }
-}
 
 impl IntoIterator for Elements {
     type Item = Value;
@@ -201,23 +149,7 @@ impl<'a> IntoIterator for &'a Elements {
     }
 }
 
-impl IntoIterator for Entries {
-    type Item = (SmolStr, Value);
-    type IntoIter = std::collections::btree_map::IntoIter<SmolStr, Value>;
-    /// The entries by value: moved out when no clone shares them, copied
-    /// when one does.
-    fn into_iter(self) -> Self::IntoIter {
-        self.into_map().into_iter()
-    }
-}
 
-impl<'a> IntoIterator for &'a Entries {
-    type Item = (&'a SmolStr, &'a Value);
-    type IntoIter = std::collections::btree_map::Iter<'a, SmolStr, Value>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
 
 impl fmt::Debug for Elements {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -225,9 +157,217 @@ impl fmt::Debug for Elements {
     }
 }
 
+
+/// The attributes of a map or object, by key: entries sorted by key, in
+/// one allocation shared between clones.
+///
+/// It has a map's reading methods (`get`, `keys`, `values`, iteration in
+/// key order); writing to it copies the entries first when a clone shares
+/// them. Built from an iterator, it keeps the last value given for a key,
+/// as inserting them one by one would.
+///
+/// ```
+/// use hclwright::eval::{Entries, Value};
+/// let a: Entries = [("name".into(), Value::string("web"))].into_iter().collect();
+/// let mut b = a.clone();
+/// b.insert("port".into(), Value::int(80));
+/// assert_eq!((a.len(), b.len()), (1, 2));
+/// assert_eq!(b.keys().map(|k| k.as_str()).collect::<Vec<_>>(), ["name", "port"]);
+/// ```
+#[derive(Clone, Default, PartialEq)]
+pub struct Entries(EcoVec<(SmolStr, Value)>);
+
+/// Key-value pairs gathered in any order, for [`Entries::from_pairs`].
+pub(crate) type Pairs = EcoVec<(SmolStr, Value)>;
+
+/// The entries of an [`Entries`] in key order, by reference.
+pub type EntriesIter<'a> =
+    std::iter::Map<std::slice::Iter<'a, (SmolStr, Value)>, fn(&'a (SmolStr, Value)) -> (&'a SmolStr, &'a Value)>;
+
+fn pair_ref(entry: &(SmolStr, Value)) -> (&SmolStr, &Value) {
+    (&entry.0, &entry.1)
+}
+
+impl Entries {
+    /// No entries.
+    pub fn new() -> Entries {
+        Entries::default()
+    }
+
+    /// The number of entries.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no entries.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Where `key` is, or where it would go.
+    #[inline]
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
+    /// The value at `key`.
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.find(key).ok().map(|i| &self.0[i].1)
+    }
+
+    /// The key as stored and the value at `key`.
+    pub fn get_key_value(&self, key: &str) -> Option<(&SmolStr, &Value)> {
+        self.find(key).ok().map(|i| pair_ref(&self.0[i]))
+    }
+
+    /// Whether there is an entry at `key`.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.find(key).is_ok()
+    }
+
+    /// The value at `key`, to change (the entries are copied first if a
+    /// clone shares them).
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        let i = self.find(key).ok()?;
+        Some(&mut self.0.make_mut()[i].1)
+    }
+
+    /// Sets `key` to `value`; the value it had, if any. Adding a key in
+    /// the middle moves the entries after it: build large maps with
+    /// [`collect`](Iterator::collect), which sorts once.
+    pub fn insert(&mut self, key: SmolStr, value: Value) -> Option<Value> {
+        match self.find(&key) {
+            Ok(i) => Some(std::mem::replace(&mut self.0.make_mut()[i].1, value)),
+            Err(i) => {
+                self.0.insert(i, (key, value));
+                None
+            }
+        }
+    }
+
+    /// Removes the entry at `key`; its value, if there was one.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        let i = self.find(key).ok()?;
+        Some(self.0.remove(i).1)
+    }
+
+    /// The entries in key order.
+    pub fn iter(&self) -> EntriesIter<'_> {
+        let pair: fn(&(SmolStr, Value)) -> (&SmolStr, &Value) = pair_ref;
+        self.0.iter().map(pair)
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &SmolStr> + ExactSizeIterator + Clone {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// The values in key order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator + Clone {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    /// The values in key order, to change (the entries are copied first
+    /// if a clone shares them).
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Value> {
+        self.0.make_mut().iter_mut().map(|(_, v)| v)
+    }
+
+    /// The first entry in key order.
+    pub fn first_key_value(&self) -> Option<(&SmolStr, &Value)> {
+        self.0.first().map(pair_ref)
+    }
+
+    /// The last entry in key order.
+    pub fn last_key_value(&self) -> Option<(&SmolStr, &Value)> {
+        self.0.last().map(pair_ref)
+    }
+
+    /// Keeps the entries for which `keep` is true.
+    pub fn retain(&mut self, mut keep: impl FnMut(&SmolStr, &mut Value) -> bool) {
+        self.0.retain(|(k, v)| keep(k, v));
+    }
+
+    /// The entries as a `BTreeMap`.
+    pub fn into_map(self) -> BTreeMap<SmolStr, Value> {
+        self.into_iter().collect()
+    }
+
+    /// Entries from pairs in any order; for a key given twice, the last
+    /// value (as inserting them one by one gives). Sorts once, so building
+    /// a large object this way is never quadratic.
+    pub(crate) fn from_pairs(mut pairs: Pairs) -> Entries {
+        if pairs.windows(2).all(|w| w[0].0 < w[1].0) {
+            return Entries(pairs);
+        }
+        // A stable sort keeps a key's pairs in the order given; of each
+        // run of one key, the last is kept.
+        pairs.make_mut().sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out = EcoVec::with_capacity(pairs.len());
+        let mut iter = pairs.into_iter().peekable();
+        while let Some(pair) = iter.next() {
+            if iter.peek().is_some_and(|next| next.0 == pair.0) {
+                continue;
+            }
+            out.push(pair);
+        }
+        Entries(out)
+    }
+}
+
+impl std::ops::Index<&str> for Entries {
+    type Output = Value;
+    /// The value at `key`; panics if there is none.
+    fn index(&self, key: &str) -> &Value {
+        self.get(key).expect("no entry for the key")
+    }
+}
+
+impl From<BTreeMap<SmolStr, Value>> for Entries {
+    /// The map's entries, already in order: one allocation.
+    fn from(items: BTreeMap<SmolStr, Value>) -> Entries {
+        Entries(items.into_iter().collect())
+    }
+}
+
+impl FromIterator<(SmolStr, Value)> for Entries {
+    fn from_iter<I: IntoIterator<Item = (SmolStr, Value)>>(iter: I) -> Entries {
+        Entries::from_pairs(iter.into_iter().collect())
+    }
+}
+
+impl Extend<(SmolStr, Value)> for Entries {
+    fn extend<I: IntoIterator<Item = (SmolStr, Value)>>(&mut self, iter: I) {
+        let mut pairs = std::mem::take(&mut self.0);
+        pairs.extend(iter);
+        *self = Entries::from_pairs(pairs);
+    }
+}
+
+impl IntoIterator for Entries {
+    type Item = (SmolStr, Value);
+    type IntoIter = ecow::vec::IntoIter<(SmolStr, Value)>;
+    /// The entries by value in key order: moved out when no clone shares
+    /// them, copied when one does.
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Entries {
+    type Item = (&'a SmolStr, &'a Value);
+    type IntoIter = EntriesIter<'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 impl fmt::Debug for Entries {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
@@ -252,10 +392,35 @@ mod tests {
     }
 
     #[test]
-    fn taking_the_only_owner_moves() {
-        let a: Elements = vec![Value::string("x".repeat(40))].into();
-        let ptr = a.as_ptr();
-        let v = a.into_vec();
-        assert!(std::ptr::eq(ptr, v.as_ptr()));
+    fn taking_a_shared_part_leaves_the_other_clone_whole() {
+        let a: Elements = vec![Value::int(1), Value::int(2)].into();
+        let b = a.clone();
+        assert_eq!(b.into_iter().count(), 2);
+        assert_eq!(a.len(), 2);
+        let c: Entries = [("k".into(), Value::int(1))].into_iter().collect();
+        let d = c.clone();
+        assert_eq!(d.into_map().len(), 1);
+        assert_eq!(c.len(), 1);
+    }
+
+    #[test]
+    fn entries_built_from_pairs_are_sorted_and_keep_the_last_value() {
+        let e: Entries = [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5)]
+            .into_iter()
+            .map(|(k, v)| (SmolStr::new(k), Value::int(v)))
+            .collect();
+        let got: Vec<(String, Value)> = e.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        assert_eq!(
+            got,
+            [("a", 5), ("b", 3), ("c", 4)].map(|(k, v)| (k.to_string(), Value::int(v)))
+        );
+        let mut m = Entries::new();
+        for (k, v) in [("b", 1), ("a", 2), ("b", 3)] {
+            m.insert(k.into(), Value::int(v));
+        }
+        assert_eq!(m.keys().map(|k| k.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(m["b"], Value::int(3));
+        assert_eq!(m.remove("a"), Some(Value::int(2)));
+        assert_eq!(m.get("a"), None);
     }
 }

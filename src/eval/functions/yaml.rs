@@ -5,6 +5,7 @@
 //! on the way out the layout of go-yaml's emitter (double-quoted strings,
 //! literal blocks for multi-line ones, lines folded past column 80).
 
+use crate::eval::Entries;
 use super::support::{p, s};
 use crate::eval::context::{EvalContext, Function, FunctionError};
 use crate::eval::display::go_quote;
@@ -827,7 +828,7 @@ impl Emitter {
         self.pop_indent();
     }
 
-    fn mapping(&mut self, entries: &BTreeMap<SmolStr, Value>) {
+    fn mapping(&mut self, entries: &Entries) {
         if entries.is_empty() {
             self.write_indicator("{", true, true, false);
             self.write_indicator("}", false, false, false);
