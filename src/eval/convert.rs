@@ -58,7 +58,7 @@ fn step_attr(k: &str) -> String {
 ///
 /// ```
 /// use hclwright::eval::{convert, console_string, Type, Value};
-/// let t = Value::Tuple(vec![Value::int(1), Value::string("a")]);
+/// let t = Value::Tuple(vec![Value::int(1), Value::string("a")].into());
 /// let l = convert(&t, &Type::list(Type::Dynamic)).unwrap();
 /// assert_eq!(l.ty(), Type::list(Type::String));
 /// ```
