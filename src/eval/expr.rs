@@ -390,7 +390,7 @@ impl<'c> Evaluator<'c> {
     }
 
     fn eval_object(&mut self, o: &ast::Object) -> Value {
-        let mut out = Pairs::new();
+        let mut out = Pairs::with_capacity(o.items().count());
         let mut unknown = false;
         for item in o.items() {
             // A bare name, the common key, is read without its nodes.
@@ -863,7 +863,11 @@ impl<'c> Evaluator<'c> {
         let cond = f.condition();
         let key_expr = f.key_expr();
         let value_expr = f.value_expr();
-        let mut tuple = Elements::new();
+        let mut tuple = if is_object {
+            Elements::new()
+        } else {
+            Elements::with_capacity(pairs.len())
+        };
         let mut object: BTreeMap<SmolStr, Value> = BTreeMap::new();
         let mut groups: BTreeMap<SmolStr, Vec<Value>> = BTreeMap::new();
         let mut unknown = false;

@@ -405,11 +405,12 @@ impl ConstantWalk {
                 Ok(Value::Tuple(items))
             }
             OBJECT => {
-                let mut out = super::shared::Pairs::new();
-                for item in green.children().filter_map(|c| c.into_node()) {
-                    if kind(item.kind()) != OBJECT_ITEM {
-                        continue;
-                    }
+                let items = green
+                    .children()
+                    .filter_map(|c| c.into_node())
+                    .filter(|n| kind(n.kind()) == OBJECT_ITEM);
+                let mut out = super::shared::Pairs::with_capacity(items.clone().count());
+                for item in items {
                     let mut nodes = item.children().filter_map(|c| c.into_node());
                     let Some(key) = nodes.clone().find(|n| kind(n.kind()) == OBJECT_KEY) else {
                         continue;

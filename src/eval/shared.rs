@@ -117,12 +117,29 @@ impl From<Vec<Value>> for Elements {
 }
 
 
-impl FromIterator<Value> for Elements {
-    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Elements {
-        Elements(iter.into_iter().collect())
-    }
+/// Collects `iter`, with room for at least [`FIRST_ROOM`] items once there
+/// is one.
+fn gather<T: Clone>(iter: impl IntoIterator<Item = T>) -> EcoVec<T> {
+    let mut iter = iter.into_iter();
+    let Some(first) = iter.next() else {
+        return EcoVec::new();
+    };
+    let mut out = EcoVec::with_capacity(iter.size_hint().0.saturating_add(1).max(FIRST_ROOM));
+    out.push(first);
+    out.extend(iter);
+    out
 }
 
+/// The room a vector of values starts with when its length is not known.
+/// `EcoVec` grows elements this large from room for one (1, 2, 4, 8:
+/// three moves by ten); `Vec` starts at four, and so does this.
+pub(crate) const FIRST_ROOM: usize = 4;
+
+impl FromIterator<Value> for Elements {
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Elements {
+        Elements(gather(iter))
+    }
+}
 
 impl Extend<Value> for Elements {
     fn extend<I: IntoIterator<Item = Value>>(&mut self, iter: I) {
@@ -304,17 +321,22 @@ impl Entries {
             return Entries(pairs);
         }
         // A stable sort keeps a key's pairs in the order given; of each
-        // run of one key, the last is kept.
-        pairs.make_mut().sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out = EcoVec::with_capacity(pairs.len());
-        let mut iter = pairs.into_iter().peekable();
-        while let Some(pair) = iter.next() {
-            if iter.peek().is_some_and(|next| next.0 == pair.0) {
+        // run of one key, the last is kept, moved down in place.
+        let sorted = pairs.make_mut();
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        if sorted.windows(2).all(|w| w[0].0 != w[1].0) {
+            return Entries(pairs);
+        }
+        let mut kept = 0;
+        for i in 0..sorted.len() {
+            if i + 1 < sorted.len() && sorted[i + 1].0 == sorted[i].0 {
                 continue;
             }
-            out.push(pair);
+            sorted.swap(kept, i);
+            kept += 1;
         }
-        Entries(out)
+        pairs.truncate(kept);
+        Entries(pairs)
     }
 }
 
@@ -335,7 +357,7 @@ impl From<BTreeMap<SmolStr, Value>> for Entries {
 
 impl FromIterator<(SmolStr, Value)> for Entries {
     fn from_iter<I: IntoIterator<Item = (SmolStr, Value)>>(iter: I) -> Entries {
-        Entries::from_pairs(iter.into_iter().collect())
+        Entries::from_pairs(gather(iter))
     }
 }
 
