@@ -189,10 +189,12 @@ fn literal_object(items: Vec<Item>) -> Node {
     if !literal {
         return Node::Object(items);
     }
-    let pairs = items.into_iter().filter_map(|item| match (item.key, item.value) {
-        (Key::Name(k), Some(Node::Const(v))) => Some((k, v)),
-        _ => None,
-    });
+    let pairs = items
+        .into_iter()
+        .filter_map(|item| match (item.key, item.value) {
+            (Key::Name(k), Some(Node::Const(v))) => Some((k, v)),
+            _ => None,
+        });
     Node::Const(Value::Object(pairs.collect()))
 }
 

@@ -773,7 +773,11 @@ mod tests {
                 [("k".into(), Value::int(1))].into_iter().collect(),
             ),
             Value::Object(object.clone().into()),
-            Value::Object([("o".into(), Value::Object(object.into()))].into_iter().collect()),
+            Value::Object(
+                [("o".into(), Value::Object(object.into()))]
+                    .into_iter()
+                    .collect(),
+            ),
         ];
         let marked = plain.iter().map(|v| Value::sensitive(v.clone()));
         plain.iter().cloned().chain(marked).collect()

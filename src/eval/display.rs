@@ -95,11 +95,7 @@ fn write_sequence(items: &[Value], indent: usize, out: &mut String) {
     out.push(']');
 }
 
-fn write_mapping(
-    items: &super::Entries,
-    indent: usize,
-    out: &mut String,
-) {
+fn write_mapping(items: &super::Entries, indent: usize, out: &mut String) {
     out.push('{');
     for (k, v) in items {
         out.push('\n');

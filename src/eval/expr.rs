@@ -360,9 +360,7 @@ impl<'c> Evaluator<'c> {
                 super::template::evaluate_template(self, e)
             }
             Expr::Tuple(_) | Expr::Object(_) if let Some(v) = self.leaf_collection(e) => v,
-            Expr::Tuple(t) => {
-                Value::Tuple(t.elements().map(|x| self.eval(&x)).collect())
-            }
+            Expr::Tuple(t) => Value::Tuple(t.elements().map(|x| self.eval(&x)).collect()),
             Expr::Object(o) => self.eval_object(o),
             Expr::FunctionCall(c) => self.eval_call(c),
             Expr::ForExpr(f) => self.eval_for(f),
@@ -1699,7 +1697,7 @@ pub fn index(value: &Value, key: &Value) -> Result<Value, (&'static str, String)
                         other => Value::Unknown(other.element_type().cloned().unwrap_or(Type::Dynamic)),
                     }),
                     (Value::Map(_, items), Value::String(k)) => items
-                        .get(&**k)
+                        .get(k)
                         .cloned()
                         .ok_or_else(|| (INVALID, format!("{prefix}."))),
                     (Value::List(_, items) | Value::Tuple(items), Value::Number(n)) => {
@@ -1733,7 +1731,7 @@ pub fn index(value: &Value, key: &Value) -> Result<Value, (&'static str, String)
                     Err((INVALID, format!("{prefix}.{hint}")))
                 }
                 (Some(t), Value::Unknown(_)) => Ok(Value::Unknown(t.clone())),
-                (Some(_), _) => Ok(value.entries().and_then(|e| e.get(&*name)).cloned().unwrap_or(DYNAMIC)),
+                (Some(_), _) => Ok(value.entries().and_then(|e| e.get(&name)).cloned().unwrap_or(DYNAMIC)),
             }
         }
         Type::Set(_) => Err((INVALID, "Elements of a set are identified only by their value and don't have any separate index or key to select with, so it's only possible to perform operations across all elements of the set.".into())),

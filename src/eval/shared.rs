@@ -16,10 +16,10 @@
 //! the tree about a tenth slower).
 
 use super::value::Value;
+use ecow::EcoVec;
 use smol_str::SmolStr;
 use std::collections::BTreeMap;
 use std::fmt;
-use ecow::EcoVec;
 use std::ops::{Deref, DerefMut};
 
 /// The elements of a list, set or tuple: a vector shared between clones,
@@ -88,7 +88,6 @@ impl Elements {
     }
 }
 
-
 impl Deref for Elements {
     type Target = [Value];
     #[inline]
@@ -105,8 +104,6 @@ impl DerefMut for Elements {
     }
 }
 
-
-
 impl From<Vec<Value>> for Elements {
     /// The elements moved into a shared allocation (prefer collecting
     /// into [`Elements`] directly: that allocates once).
@@ -115,7 +112,6 @@ impl From<Vec<Value>> for Elements {
         Elements(EcoVec::from(items))
     }
 }
-
 
 /// Collects `iter`, with room for at least [`FIRST_ROOM`] items once there
 /// is one.
@@ -147,7 +143,6 @@ impl Extend<Value> for Elements {
     }
 }
 
-
 impl IntoIterator for Elements {
     type Item = Value;
     type IntoIter = ecow::vec::IntoIter<Value>;
@@ -166,14 +161,11 @@ impl<'a> IntoIterator for &'a Elements {
     }
 }
 
-
-
 impl fmt::Debug for Elements {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
     }
 }
-
 
 /// The attributes of a map or object, by key: entries sorted by key, in
 /// one allocation shared between clones.
@@ -198,8 +190,10 @@ pub struct Entries(EcoVec<(SmolStr, Value)>);
 pub(crate) type Pairs = EcoVec<(SmolStr, Value)>;
 
 /// The entries of an [`Entries`] in key order, by reference.
-pub type EntriesIter<'a> =
-    std::iter::Map<std::slice::Iter<'a, (SmolStr, Value)>, fn(&'a (SmolStr, Value)) -> (&'a SmolStr, &'a Value)>;
+pub type EntriesIter<'a> = std::iter::Map<
+    std::slice::Iter<'a, (SmolStr, Value)>,
+    fn(&'a (SmolStr, Value)) -> (&'a SmolStr, &'a Value),
+>;
 
 fn pair_ref(entry: &(SmolStr, Value)) -> (&SmolStr, &Value) {
     (&entry.0, &entry.1)

@@ -5,8 +5,8 @@
 //! on the way out the layout of go-yaml's emitter (double-quoted strings,
 //! literal blocks for multi-line ones, lines folded past column 80).
 
-use crate::eval::Entries;
 use super::support::{p, s};
+use crate::eval::Entries;
 use crate::eval::context::{EvalContext, Function, FunctionError};
 use crate::eval::display::go_quote;
 use crate::eval::number::Number;
