@@ -49,7 +49,7 @@ pub use display::{console_string, go_quote, json_string, to_json};
 pub use expr::{Evaluation, evaluate, evaluate_str, get_attr, index};
 pub use module::{FileDiagnostic, Module, ModuleInputs, VarOption, local_references};
 pub use number::{EXACT_PRINT_EXP, MAX_EXP, MIN_EXP, NotANumber, Number, PRECISION};
-pub use shared::{Elements, Entries};
+pub use shared::{Elements, Entries, EntriesIter};
 pub use smol_str::SmolStr;
 pub use types::Type;
 pub use value::{Value, set_order};

@@ -356,6 +356,8 @@ impl FromIterator<(SmolStr, Value)> for Entries {
 }
 
 impl Extend<(SmolStr, Value)> for Entries {
+    /// Adds the pairs (a key given again takes the last value), sorting
+    /// once per call.
     fn extend<I: IntoIterator<Item = (SmolStr, Value)>>(&mut self, iter: I) {
         let mut pairs = std::mem::take(&mut self.0);
         pairs.extend(iter);
