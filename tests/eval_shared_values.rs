@@ -2,9 +2,7 @@
 //! `Entries`): a clone is a count, a write copies first, and an object's
 //! entries (a vector sorted by key) behave as the `BTreeMap` they replace.
 
-use hclwright::eval::{
-    CompiledExpr, Elements, Entries, EvalContext, SmolStr, Value, evaluate_str,
-};
+use hclwright::eval::{CompiledExpr, Elements, Entries, EvalContext, SmolStr, Value, evaluate_str};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::mpsc;
@@ -107,7 +105,10 @@ fn a_large_object_in_reverse_order_is_sorted_once() {
         .recv_timeout(Duration::from_secs(30))
         .expect("the object did not evaluate within 30 s");
     assert_eq!(entries.len(), N);
-    assert_eq!(entries.first_key_value().map(|(k, _)| k.as_str()), Some("k000000"));
+    assert_eq!(
+        entries.first_key_value().map(|(k, _)| k.as_str()),
+        Some("k000000")
+    );
     assert_eq!(entries.get("k123456"), Some(&Value::int(123456)));
     assert_eq!(entries.get("k000007"), Some(&Value::string("last")));
 }
@@ -134,7 +135,12 @@ fn reading_a_value_shares_its_parts() {
     let compiled = CompiledExpr::new(&expr);
     let first = compiled.evaluate(&ctx).value;
     let second = compiled.evaluate(&ctx).value;
-    let a = |v: &Value| v.entries().expect("an object")["a"].elements().expect("a tuple").as_ptr();
+    let a = |v: &Value| {
+        v.entries().expect("an object")["a"]
+            .elements()
+            .expect("a tuple")
+            .as_ptr()
+    };
     assert!(std::ptr::eq(a(&first), a(&second)));
     // Writing to one copy leaves the other as it was.
     let mut changed = first.entries().expect("an object").clone();
