@@ -300,7 +300,7 @@ fn body_entries<'v>(body: &Body) -> Vec<(String, Node<'v>, Option<TextRange>)> {
         let labels: Vec<String> = block.labels().map(|l| l.value()).collect();
         let inner = match block.body() {
             Some(b) => Node::Body(b),
-            None => Node::Value(Cow::Owned(Value::Object(BTreeMap::new().into()))),
+            None => Node::Value(Cow::Owned(Value::Object(crate::eval::Entries::new()))),
         };
         let start = block
             .type_token()

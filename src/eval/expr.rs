@@ -1148,7 +1148,7 @@ impl<'c> Evaluator<'c> {
         let ty = source.ty();
         let sequence = matches!(ty, Type::List(_) | Type::Set(_) | Type::Tuple(_));
         let source = match source {
-            Value::Null(_) if !sequence => return Value::Tuple(Vec::new().into()),
+            Value::Null(_) if !sequence => return Value::Tuple(Elements::new()),
             Value::Null(_) => {
                 self.error(
                     "Splat of null value",
@@ -1190,7 +1190,7 @@ impl<'c> Evaluator<'c> {
                     for st in each {
                         v = probe.apply_step(v, st);
                     }
-                    return Value::List(v.ty(), Vec::new().into());
+                    return Value::List(v.ty(), Elements::new());
                 }
                 let first = out[0].ty();
                 if out.iter().any(|v| v.ty() != first) {

@@ -178,7 +178,7 @@ pub fn register(ctx: &mut EvalContext) {
                 .map(|(i, a)| int(a, i + 1, "newbits"))
                 .collect::<Result<_>>()?;
             if lengths.is_empty() {
-                return Ok(Value::List(Type::String, Vec::new().into()));
+                return Ok(Value::List(Type::String, crate::eval::Elements::new()));
             }
             let first = (lengths[0] + net.prefix as i64).clamp(0, net.bits as i64) as u32;
             // The subnet just before the network, of the first size.
