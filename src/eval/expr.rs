@@ -388,7 +388,7 @@ impl<'c> Evaluator<'c> {
     }
 
     fn eval_object(&mut self, o: &ast::Object) -> Value {
-        let mut out = Pairs::with_capacity(o.items().count());
+        let mut out = Pairs::with_capacity(leaf::object_item_count(o.syntax()));
         let mut unknown = false;
         for item in o.items() {
             // A bare name, the common key, is read without its nodes.

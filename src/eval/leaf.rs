@@ -107,6 +107,17 @@ pub(crate) enum ItemKey {
     Other,
 }
 
+/// How many `OBJECT_ITEM`s an `OBJECT` node has, read from its green node
+/// (no syntax node is made for them).
+pub(crate) fn object_item_count(object: &SyntaxNode) -> usize {
+    object
+        .green()
+        .children()
+        .filter_map(|c| c.into_node())
+        .filter(|n| kind(n.kind()) == OBJECT_ITEM)
+        .count()
+}
+
 /// The key of an `OBJECT_ITEM` node.
 pub(crate) fn item_key_name(item: &SyntaxNode) -> ItemKey {
     let green = item.green();
