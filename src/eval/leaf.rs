@@ -110,12 +110,15 @@ pub(crate) enum ItemKey {
 /// How many `OBJECT_ITEM`s an `OBJECT` node has, read from its green node
 /// (no syntax node is made for them).
 pub(crate) fn object_item_count(object: &SyntaxNode) -> usize {
+    object_items(object.green()).count()
+}
+
+/// The `OBJECT_ITEM` children of an `OBJECT` green node.
+fn object_items(object: &GreenNodeData) -> impl Iterator<Item = &GreenNodeData> + Clone {
     object
-        .green()
         .children()
         .filter_map(|c| c.into_node())
         .filter(|n| kind(n.kind()) == OBJECT_ITEM)
-        .count()
 }
 
 /// The key of an `OBJECT_ITEM` node.
@@ -416,10 +419,7 @@ impl ConstantWalk {
                 Ok(Value::Tuple(items))
             }
             OBJECT => {
-                let items = green
-                    .children()
-                    .filter_map(|c| c.into_node())
-                    .filter(|n| kind(n.kind()) == OBJECT_ITEM);
+                let items = object_items(green);
                 let mut out = super::shared::Pairs::with_capacity(items.clone().count());
                 for item in items {
                     let mut nodes = item.children().filter_map(|c| c.into_node());

@@ -127,9 +127,10 @@ fn gather<T: Clone>(iter: impl IntoIterator<Item = T>) -> EcoVec<T> {
 }
 
 /// The room a vector of values starts with when its length is not known.
-/// `EcoVec` grows elements this large from room for one (1, 2, 4, 8:
-/// three moves by ten); `Vec` starts at four, and so does this.
-pub(crate) const FIRST_ROOM: usize = 4;
+/// `EcoVec` starts elements this large at room for one, so ten pushes
+/// grow it four times (1, 2, 4, 8, 16); `Vec` starts at four (two
+/// growths), and so does this.
+const FIRST_ROOM: usize = 4;
 
 impl FromIterator<Value> for Elements {
     fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Elements {
@@ -318,9 +319,6 @@ impl Entries {
         // run of one key, the last is kept, moved down in place.
         let sorted = pairs.make_mut();
         sorted.sort_by(|a, b| a.0.cmp(&b.0));
-        if sorted.windows(2).all(|w| w[0].0 != w[1].0) {
-            return Entries(pairs);
-        }
         let mut kept = 0;
         for i in 0..sorted.len() {
             if i + 1 < sorted.len() && sorted[i + 1].0 == sorted[i].0 {
