@@ -408,6 +408,28 @@ mod tests {
     }
 
     #[test]
+    fn elements_write_as_a_vec_does_and_leave_clones_alone() {
+        let ints = |e: &Elements| {
+            e.iter()
+                .map(|v| match v {
+                    Value::Number(n) => n.to_i64(),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut a: Elements = (0..6).map(Value::int).collect();
+        let before = a.clone();
+        a.insert(1, Value::int(10));
+        assert_eq!(a.remove(0), Value::int(0));
+        a.retain(|v| *v != Value::int(3));
+        assert_eq!(a.pop(), Some(Value::int(5)));
+        a.truncate(3);
+        a[0] = Value::int(7);
+        assert_eq!(ints(&a), [Some(7), Some(1), Some(2)]);
+        assert_eq!(ints(&before), (0..6).map(Some).collect::<Vec<_>>());
+    }
+
+    #[test]
     fn taking_a_shared_part_leaves_the_other_clone_whole() {
         let a: Elements = vec![Value::int(1), Value::int(2)].into();
         let b = a.clone();
