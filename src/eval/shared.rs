@@ -420,12 +420,12 @@ mod tests {
         let mut a: Elements = (0..6).map(Value::int).collect();
         let before = a.clone();
         a.insert(1, Value::int(10));
-        assert_eq!(a.remove(0), Value::int(0));
-        a.retain(|v| *v != Value::int(3));
+        assert_eq!(a.remove(2), Value::int(1));
+        a.retain(|v| *v != Value::int(2));
         assert_eq!(a.pop(), Some(Value::int(5)));
         a.truncate(3);
         a[0] = Value::int(7);
-        assert_eq!(ints(&a), [Some(7), Some(1), Some(2)]);
+        assert_eq!(ints(&a), [Some(7), Some(10), Some(3)]);
         assert_eq!(ints(&before), (0..6).map(Some).collect::<Vec<_>>());
     }
 
