@@ -128,8 +128,12 @@ fn main() {
     }
 }
 
-/// What is done, untimed, before each file's parse in the passes.
-const WARMUPS: [(&str, fn(&str)); 4] = [
+/// Something done, untimed, before each file's parse in a pass: what it
+/// is, and the doing.
+type Warmup = (&'static str, fn(&str));
+
+/// What is done before each file's parse in the passes.
+const WARMUPS: [Warmup; 4] = [
     ("nothing before (as compare/)", |_| {}),
     ("after reading its text", |text| {
         black_box(text.bytes().map(u64::from).sum::<u64>());
