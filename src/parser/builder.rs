@@ -53,16 +53,21 @@
 //! set, and from 2.98–2.99× to 3.12–3.15× on the corpus (session 23,
 //! medians of `compare/`'s rounds, builds alternated; see
 //! `docs/parse-ceiling.md`).
+//!
+//! Each child is kept with its text length (a token's is its span), so
+//! that finishing a node reads none of its children (rowan's
+//! `GreenNode::from_sized`), and an immortal token is handed to the node
+//! as such, so that dropping the node does not read it either; with the
+//! identifier table keeping short names itself, parsing and dropping a
+//! tree reads no immortal token at all (see `identifiers.rs`).
 
 use std::sync::OnceLock;
 
-use rowan::{GreenNode, GreenToken, NodeOrToken};
+use rowan::{GreenNode, GreenToken, NodeOrToken, SizedChild};
 
 use super::identifiers::{self, Identifiers};
 
 use crate::syntax_kind::SyntaxKind::{self, *};
-
-type GreenElement = NodeOrToken<GreenNode, GreenToken>;
 
 /// Runs of spaces up to this length come from an array.
 const MAX_SPACES: usize = 64;
@@ -77,7 +82,8 @@ pub(crate) struct TreeBuilder<'t, const B: bool> {
     /// The text the tokens are slices of.
     text: &'t str,
     parents: Vec<(SyntaxKind, usize)>,
-    children: Vec<GreenElement>,
+    /// The children of the open nodes, each with its text length.
+    children: Vec<SizedChild>,
     /// The identifiers met so far on this thread, by their text. Green
     /// tokens are immutable and reference counted, so one table serves
     /// every tree built on the thread.
@@ -218,35 +224,45 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         } else {
             None
         };
-        let token = match made {
-            Some(token) => token.clone(),
+        let child = match made {
+            // SAFETY: the tokens of fixed text are all immortal.
+            Some(token) => {
+                SizedChild::immortal_token(unsafe { token.copy_immortal() }, (end - start).into())
+            }
             None => self.other_token(kind, start as usize, end as usize),
         };
-        self.children.push(NodeOrToken::Token(token));
+        self.children.push(child);
     }
 
     /// Any other token: an identifier (from the table), a token of fixed
     /// text met for the first time, or a token of its own (string
     /// literals, numbers and comments mostly do not recur).
     #[inline(never)]
-    fn other_token(&mut self, kind: SyntaxKind, start: usize, end: usize) -> GreenToken {
+    fn other_token(&mut self, kind: SyntaxKind, start: usize, end: usize) -> SizedChild {
         let len = end - start;
         let text = self.text;
         let bytes = &text.as_bytes()[start..end];
+        let size = (len as u32).into();
         if kind == IDENT && len <= identifiers::MAX_LEN {
             // Identifiers repeat: about three uses each in a file, more
             // across files.
-            self.identifiers
-                .get_or_insert(bytes, || new_identifier(&text[start..end]))
+            let (token, immortal) = self
+                .identifiers
+                .get_or_insert(bytes, || new_identifier(&text[start..end]));
+            if immortal {
+                SizedChild::immortal_token(token, size)
+            } else {
+                SizedChild::token(token, size)
+            }
         } else if (len <= 3 && fixed_text(kind))
             || (kind == WHITESPACE && len <= MAX_SPACES && all_spaces(bytes))
         {
             // The inlined test again, here only when its slot was empty:
             // handing a slot reference down instead was measured at 3%
             // more instructions per parse.
-            self.first_use(kind, start, end)
+            SizedChild::immortal_token(self.first_use(kind, start, end), size)
         } else {
-            new_token(kind, &text[start..end])
+            SizedChild::token(new_token(kind, &text[start..end]), size)
         }
     }
 
@@ -301,8 +317,8 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
             return;
         }
         let (kind, first) = self.parents.pop().expect("finish_node without start_node");
-        let node = GreenNode::new(kind.into(), self.children.drain(first..));
-        self.children.push(NodeOrToken::Node(node));
+        let (node, len) = GreenNode::from_sized(kind.into(), self.children.drain(first..));
+        self.children.push(SizedChild::node(node, len));
     }
 
     /// The root, once every node is finished (`None` when not building).
@@ -314,7 +330,7 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
         debug_assert_eq!(self.children.len(), 1);
         let identifiers = std::mem::replace(&mut self.identifiers, Identifiers::new());
         IDENTIFIERS.with(|cell| *cell.borrow_mut() = Some(identifiers));
-        match self.children.pop() {
+        match self.children.pop().map(SizedChild::into_element) {
             Some(NodeOrToken::Node(node)) => Some(node),
             _ => unreachable!("the root is always a node"),
         }

@@ -3,9 +3,18 @@
 //! Identifiers are a sixth of all tokens and most of them recur, within a
 //! file and across the files of a project, so the tree builder shares one
 //! green token per name. Looking names up is on the parser's hot path: this
-//! table is open addressing with linear probing over 16-byte entries, and
+//! table is open addressing with linear probing over 32-byte entries, and
 //! hashes and compares names of at most [`MAX_LEN`] bytes with a few
 //! overlapping word loads instead of a byte loop or a call to `memcmp`.
+//!
+//! An entry keeps a name of up to 16 bytes itself, and whether its token
+//! is immortal: finding a name, handing out its immortal token
+//! (`GreenToken::copy_immortal`), placing it in a node (the builder gives
+//! the length) and dropping that node (an immortal token's entry is
+//! skipped) then read nothing of the token. Each of those reads alone
+//! measured as nothing (the next one waited on the token instead); taken
+//! away together, parse-and-drop of a second set of files was 1–3%
+//! faster (session 25 in `docs/parse-ceiling.md`).
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
@@ -69,12 +78,19 @@ pub(crate) struct Identifiers {
     len: usize,
 }
 
-/// One slot: the upper bits of the name's hash (never zero when in use)
-/// and the token.
+/// One slot: the upper bits of the name's hash (never zero when in use),
+/// the name when it fits (so that finding it reads no token), whether its
+/// token is immortal, and the token.
 struct Entry {
     tag: u32,
+    len: u8,
+    immortal: bool,
+    name: [u8; INLINE],
     token: Option<GreenToken>,
 }
+
+/// Names up to this length are kept in their slot.
+const INLINE: usize = 16;
 
 /// The slot count a table starts with.
 const INITIAL_CAPACITY: usize = 1024;
@@ -107,7 +123,7 @@ impl Identifiers {
         &mut self,
         name: &[u8],
         make: impl FnOnce() -> GreenToken,
-    ) -> GreenToken {
+    ) -> (GreenToken, bool) {
         debug_assert!(name.len() <= MAX_LEN);
         if self.entries.is_empty() {
             self.entries.resize_with(INITIAL_CAPACITY, Entry::empty);
@@ -122,23 +138,41 @@ impl Identifiers {
                 break;
             }
             if entry.tag == tag
+                && usize::from(entry.len) == name.len()
                 && let Some(token) = &entry.token
-                && same_bytes(token.text().as_bytes(), name)
+                && (if name.len() <= INLINE {
+                    same_bytes(&entry.name[..name.len()], name)
+                } else {
+                    same_bytes(token.text().as_bytes(), name)
+                })
             {
-                return token.clone();
+                if entry.immortal {
+                    // SAFETY: the token is immortal (noted when it was
+                    // made), so the copy reads nothing of it.
+                    return (unsafe { token.copy_immortal() }, true);
+                }
+                return (token.clone(), false);
             }
             i = (i + 1) & mask;
         }
         let token = make();
+        let immortal = token.is_immortal();
+        let mut inline = [0u8; INLINE];
+        if name.len() <= INLINE {
+            inline[..name.len()].copy_from_slice(name);
+        }
         self.entries[i] = Entry {
             tag,
+            len: name.len() as u8,
+            immortal,
+            name: inline,
             token: Some(token.clone()),
         };
         self.len += 1;
         if self.len * 4 > self.entries.len() * 3 {
             self.grow();
         }
-        token
+        (token, immortal)
     }
 
     /// Doubles the capacity, moving every entry (by its stored tag and a
@@ -163,6 +197,9 @@ impl Entry {
     fn empty() -> Entry {
         Entry {
             tag: 0,
+            len: 0,
+            immortal: false,
+            name: [0; INLINE],
             token: None,
         }
     }
@@ -274,18 +311,57 @@ mod tests {
         let mut table = Identifiers::new();
         let names: Vec<String> = (0..10_000).map(|i| format!("name_{i}")).collect();
         for name in &names {
-            let token = table.get_or_insert(name.as_bytes(), || ident(name));
+            let token = table.get_or_insert(name.as_bytes(), || ident(name)).0;
             assert_eq!(token.text(), name);
         }
         assert_eq!(table.len(), names.len());
         for name in &names {
-            let token = table.get_or_insert(name.as_bytes(), || panic!("{name} was kept"));
+            let token = table
+                .get_or_insert(name.as_bytes(), || panic!("{name} was kept"))
+                .0;
             assert_eq!(token.text(), name);
         }
         table.clear();
         assert_eq!(table.len(), 0);
-        let token = table.get_or_insert(b"name_1", || ident("name_1"));
+        let token = table.get_or_insert(b"name_1", || ident("name_1")).0;
         assert_eq!(token.text(), "name_1");
+    }
+
+    #[test]
+    fn the_table_says_which_tokens_are_immortal() {
+        let mut table = Identifiers::new();
+        let immortal = |name: &str| GreenToken::new_immortal(SyntaxKind::IDENT.into(), name);
+        // Short names are kept in their slot, longer ones compared with
+        // their token's text: both kinds, immortal or not.
+        for name in [
+            "short",
+            "exactly_16_bytes",
+            "seventeen_bytes_x",
+            "twenty_three_bytes_long",
+        ] {
+            assert!(name.len() < MAX_LEN);
+            let (token, is_immortal) = table.get_or_insert(name.as_bytes(), || immortal(name));
+            assert!(is_immortal && token.is_immortal(), "{name}");
+            let (again, is_immortal) =
+                table.get_or_insert(name.as_bytes(), || panic!("{name} was kept"));
+            assert!(is_immortal, "{name}");
+            assert_eq!(again.text(), name);
+            let counted = format!("{name}_");
+            let (_, is_immortal) = table.get_or_insert(counted.as_bytes(), || ident(&counted));
+            assert!(!is_immortal, "{counted}");
+            let (again, is_immortal) =
+                table.get_or_insert(counted.as_bytes(), || panic!("{counted} was kept"));
+            assert!(!is_immortal && !again.is_immortal());
+            assert_eq!(again.text(), counted);
+        }
+        // Long names alike in their first 16 bytes stay apart.
+        let a = "abcdefghijklmnop_one";
+        let b = "abcdefghijklmnop_two";
+        table.get_or_insert(a.as_bytes(), || ident(a));
+        let (token, _) = table.get_or_insert(b.as_bytes(), || ident(b));
+        assert_eq!(token.text(), b);
+        let (token, _) = table.get_or_insert(a.as_bytes(), || panic!("kept"));
+        assert_eq!(token.text(), a);
     }
 
     #[test]
@@ -309,7 +385,9 @@ mod tests {
         }
         for name in names {
             let name = &name[..name.len().min(MAX_LEN)];
-            let token = table.get_or_insert(name.as_bytes(), || panic!("{name} was kept"));
+            let token = table
+                .get_or_insert(name.as_bytes(), || panic!("{name} was kept"))
+                .0;
             assert_eq!(token.text(), name);
         }
     }

@@ -10,7 +10,7 @@ pub(crate) use self::{element::GreenElementRef, node::GreenChild};
 
 pub use self::{
     builder::{Checkpoint, GreenNodeBuilder},
-    node::{Children, GreenNode, GreenNodeData},
+    node::{Children, GreenNode, GreenNodeData, SizedChild},
     node_cache::NodeCache,
     token::{GreenToken, GreenTokenData},
 };

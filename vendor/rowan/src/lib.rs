@@ -42,7 +42,7 @@ pub use crate::{
     },
     green::{
         Checkpoint, Children, GreenNode, GreenNodeBuilder, GreenNodeData, GreenToken,
-        GreenTokenData, NodeCache, SyntaxKind,
+        GreenTokenData, NodeCache, SizedChild, SyntaxKind,
     },
     syntax_text::SyntaxText,
     utility_types::{Direction, NodeOrToken, TokenAtOffset, WalkEvent},

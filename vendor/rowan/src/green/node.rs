@@ -22,13 +22,91 @@ pub(super) struct GreenNodeHead {
     _c: Count<GreenNode>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone)]
 pub(crate) enum GreenChild {
-    Node { rel_offset: TextSize, node: GreenNode },
-    Token { rel_offset: TextSize, token: GreenToken },
+    Node {
+        rel_offset: TextSize,
+        node: GreenNode,
+    },
+    Token {
+        rel_offset: TextSize,
+        token: GreenToken,
+    },
+    /// (hclwright) An immortal token (`GreenToken::new_immortal`), which
+    /// dropping the node leaves alone without reading it.
+    Immortal {
+        rel_offset: TextSize,
+        token: ManuallyDrop<GreenToken>,
+    },
+}
+
+impl GreenChild {
+    /// (hclwright) The offset and the child, an immortal token as any token.
+    #[inline]
+    fn parts(&self) -> (TextSize, NodeOrToken<&GreenNode, &GreenToken>) {
+        match self {
+            GreenChild::Node { rel_offset, node } => (*rel_offset, NodeOrToken::Node(node)),
+            GreenChild::Token { rel_offset, token } => (*rel_offset, NodeOrToken::Token(token)),
+            GreenChild::Immortal { rel_offset, token } => {
+                (*rel_offset, NodeOrToken::Token(&**token))
+            }
+        }
+    }
+}
+
+impl PartialEq for GreenChild {
+    fn eq(&self, other: &GreenChild) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for GreenChild {}
+
+impl std::hash::Hash for GreenChild {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.parts().hash(state);
+    }
 }
 #[cfg(target_pointer_width = "64")]
 static_assert!(mem::size_of::<GreenChild>() == mem::size_of::<usize>() * 2);
+
+/// (hclwright) A node's child with its text length, for
+/// [`GreenNode::from_sized`]: the same 16 bytes as the node's own entry,
+/// the length where the entry keeps the child's offset.
+#[derive(Debug, Clone)]
+pub struct SizedChild(GreenChild);
+
+impl SizedChild {
+    /// A child node whose text is `len` long.
+    #[inline]
+    pub fn node(node: GreenNode, len: TextSize) -> SizedChild {
+        SizedChild(GreenChild::Node { rel_offset: len, node })
+    }
+    /// A child token whose text is `len` long.
+    #[inline]
+    pub fn token(token: GreenToken, len: TextSize) -> SizedChild {
+        SizedChild(GreenChild::Token { rel_offset: len, token })
+    }
+    /// An immortal token (`GreenToken::new_immortal`) whose text is `len`
+    /// long: dropping the node it goes into leaves it alone without
+    /// reading it.
+    #[inline]
+    pub fn immortal_token(token: GreenToken, len: TextSize) -> SizedChild {
+        debug_assert!(token.is_immortal());
+        SizedChild(GreenChild::Immortal { rel_offset: len, token: ManuallyDrop::new(token) })
+    }
+    /// The child.
+    #[inline]
+    pub fn into_element(self) -> GreenElement {
+        match self.0 {
+            GreenChild::Node { node, .. } => NodeOrToken::Node(node),
+            GreenChild::Token { token, .. } => NodeOrToken::Token(token),
+            GreenChild::Immortal { token, .. } => {
+                NodeOrToken::Token(ManuallyDrop::into_inner(token))
+            }
+        }
+    }
+}
 
 type Repr = HeaderSlice<GreenNodeHead, [GreenChild]>;
 type ReprThin = HeaderSlice<GreenNodeHead, [GreenChild; 0]>;
@@ -230,6 +308,42 @@ impl GreenNode {
         GreenNode { ptr: data }
     }
 
+    /// (hclwright) Creates a node from children whose text lengths the
+    /// caller already knows (a parser does: each token's is its span), so
+    /// that no child is read to sum them. Also returns the node's text
+    /// length. Each length must be the child's own (checked in debug
+    /// builds).
+    #[inline]
+    pub fn from_sized<I>(kind: SyntaxKind, children: I) -> (GreenNode, TextSize)
+    where
+        I: IntoIterator<Item = SizedChild>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let mut text_len: TextSize = 0.into();
+        let children = children.into_iter().map(|child| {
+            let mut child = child.0;
+            debug_assert_eq!(child.rel_offset(), child.as_ref().text_len());
+            let (GreenChild::Node { rel_offset, .. }
+            | GreenChild::Token { rel_offset, .. }
+            | GreenChild::Immortal { rel_offset, .. }) = &mut child;
+            let len = *rel_offset;
+            *rel_offset = text_len;
+            text_len += len;
+            child
+        });
+        let data = ThinArc::from_header_and_iter(
+            GreenNodeHead { kind, text_len: 0.into(), _c: Count::new() },
+            children,
+            crate::chunk::Placement::Carved(crate::chunk::Stream::Tree),
+        );
+        let data = {
+            let mut data = Arc::from_thin(data);
+            Arc::get_mut(&mut data).unwrap().header.text_len = text_len;
+            Arc::into_thin(data)
+        };
+        (GreenNode { ptr: data }, text_len)
+    }
+
     #[inline]
     pub(crate) fn into_raw(this: GreenNode) -> ptr::NonNull<GreenNodeData> {
         let green = ManuallyDrop::new(this);
@@ -251,14 +365,15 @@ impl GreenChild {
         match self {
             GreenChild::Node { node, .. } => NodeOrToken::Node(node),
             GreenChild::Token { token, .. } => NodeOrToken::Token(token),
+            GreenChild::Immortal { token, .. } => NodeOrToken::Token(token),
         }
     }
     #[inline]
     pub(crate) fn rel_offset(&self) -> TextSize {
         match self {
-            GreenChild::Node { rel_offset, .. } | GreenChild::Token { rel_offset, .. } => {
-                *rel_offset
-            }
+            GreenChild::Node { rel_offset, .. }
+            | GreenChild::Token { rel_offset, .. }
+            | GreenChild::Immortal { rel_offset, .. } => *rel_offset,
         }
     }
     #[inline]

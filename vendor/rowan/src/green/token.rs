@@ -139,6 +139,21 @@ impl GreenToken {
         GreenToken { ptr }
     }
 
+    /// (hclwright) A copy of an immortal token that reads nothing of it
+    /// (`clone` reads the count to tell an immortal token).
+    ///
+    /// # Safety
+    ///
+    /// The token must be immortal ([`GreenToken::new_immortal`]): the copy
+    /// is the same pointer, and no count tells them apart.
+    #[inline]
+    pub unsafe fn copy_immortal(&self) -> GreenToken {
+        debug_assert!(self.is_immortal());
+        // SAFETY: the caller says the token is immortal; cloning one is
+        // this copy, and dropping either touches nothing.
+        unsafe { ptr::read(self) }
+    }
+
     /// (hclwright) Whether this token is immortal (made by
     /// [`GreenToken::new_immortal`]).
     pub fn is_immortal(&self) -> bool {
