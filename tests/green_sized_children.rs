@@ -15,10 +15,6 @@ fn hash_of(node: &GreenNode) -> u64 {
     hasher.finish()
 }
 
-fn len(token: &GreenToken) -> rowan::TextSize {
-    token.text_len()
-}
-
 #[test]
 fn a_sized_node_is_the_node_new_builds() {
     let immortal = GreenToken::new_immortal(SyntaxKind(1), "name");
@@ -27,8 +23,8 @@ fn a_sized_node_is_the_node_new_builds() {
     let (inner_sized, inner_len) = GreenNode::from_sized(
         SyntaxKind(3),
         [
-            SizedChild::immortal_token(immortal.clone(), len(&immortal)),
-            SizedChild::token(own.clone(), len(&own)),
+            SizedChild::immortal_token(immortal.clone(), immortal.text_len()),
+            SizedChild::token(own.clone(), own.text_len()),
         ],
     );
     assert_eq!(inner_len, inner_new.text_len());
@@ -43,7 +39,7 @@ fn a_sized_node_is_the_node_new_builds() {
         SyntaxKind(4),
         [
             SizedChild::node(inner_sized.clone(), inner_len),
-            SizedChild::immortal_token(immortal.clone(), len(&immortal)),
+            SizedChild::immortal_token(immortal.clone(), immortal.text_len()),
         ],
     );
     assert_eq!(outer_len, outer_new.text_len());
@@ -60,9 +56,9 @@ fn a_sized_node_is_the_node_new_builds() {
         })
         .collect();
     assert_eq!(kinds, [SyntaxKind(3), SyntaxKind(1)]);
-    // An immortal token's entry is not the same as a counted token's: a
-    // node holding the counted token with the same text still equals it
-    // (equality is by content).
+    // Equality is by content: a node holding a counted token of the same
+    // kind and text as the immortal one equals the node holding the
+    // immortal one in its own kind of entry.
     let counted = GreenToken::new(SyntaxKind(1), "name");
     let with_counted = GreenNode::new(SyntaxKind(3), [counted.into(), own.clone().into()]);
     assert_eq!(with_counted, inner_sized);
@@ -73,7 +69,7 @@ fn dropping_a_sized_node_leaves_its_immortal_tokens_whole() {
     let immortal = GreenToken::new_immortal(SyntaxKind(1), "kept_after_the_drop");
     for _ in 0..1000 {
         let children = (0..50)
-            .map(|_| SizedChild::immortal_token(immortal.clone(), len(&immortal)))
+            .map(|_| SizedChild::immortal_token(immortal.clone(), immortal.text_len()))
             .collect::<Vec<_>>();
         let (node, _) = GreenNode::from_sized(SyntaxKind(2), children);
         drop(node);
@@ -92,9 +88,9 @@ fn dropping_a_sized_node_leaves_its_immortal_tokens_whole() {
 fn a_sized_child_gives_its_element_back() {
     let immortal = GreenToken::new_immortal(SyntaxKind(1), "x");
     let own = GreenToken::new(SyntaxKind(2), "1");
-    let back = SizedChild::immortal_token(immortal.clone(), len(&immortal)).into_element();
+    let back = SizedChild::immortal_token(immortal.clone(), immortal.text_len()).into_element();
     assert_eq!(back, NodeOrToken::Token(immortal));
-    let back = SizedChild::token(own.clone(), len(&own)).into_element();
+    let back = SizedChild::token(own.clone(), own.text_len()).into_element();
     assert_eq!(back, NodeOrToken::Token(own));
 }
 

@@ -11,9 +11,9 @@
 //! is immortal: finding a name, handing out its immortal token
 //! (`GreenToken::copy_immortal`), placing it in a node (the builder gives
 //! the length) and dropping that node (an immortal token's entry is
-//! skipped) then read nothing of the token. Each of those reads alone
-//! measured as nothing (the next one waited on the token instead); taken
-//! away together, parse-and-drop of a second set of files was 1–3%
+//! skipped) then read nothing of the token. Taking away only the reads
+//! of finishing or of dropping a node measured nothing (the next reader
+//! waited on the token instead); taking them all away, parse-and-drop of a second set of files was 1–3%
 //! faster (session 25 in `docs/parse-ceiling.md`).
 
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

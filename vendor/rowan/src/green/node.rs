@@ -275,37 +275,23 @@ impl ops::Deref for GreenNode {
 
 impl GreenNode {
     /// Creates new Node.
+    ///
+    /// (hclwright) Through [`GreenNode::from_sized`], each child's length
+    /// read from the child.
     #[inline]
     pub fn new<I>(kind: SyntaxKind, children: I) -> GreenNode
     where
         I: IntoIterator<Item = GreenElement>,
         I::IntoIter: ExactSizeIterator,
     {
-        let mut text_len: TextSize = 0.into();
         let children = children.into_iter().map(|el| {
-            let rel_offset = text_len;
-            text_len += el.text_len();
+            let len = el.text_len();
             match el {
-                NodeOrToken::Node(node) => GreenChild::Node { rel_offset, node },
-                NodeOrToken::Token(token) => GreenChild::Token { rel_offset, token },
+                NodeOrToken::Node(node) => SizedChild::node(node, len),
+                NodeOrToken::Token(token) => SizedChild::token(token, len),
             }
         });
-
-        let data = ThinArc::from_header_and_iter(
-            GreenNodeHead { kind, text_len: 0.into(), _c: Count::new() },
-            children,
-            crate::chunk::Placement::Carved(crate::chunk::Stream::Tree),
-        );
-
-        // XXX: fixup `text_len` after construction, because we can't iterate
-        // `children` twice.
-        let data = {
-            let mut data = Arc::from_thin(data);
-            Arc::get_mut(&mut data).unwrap().header.text_len = text_len;
-            Arc::into_thin(data)
-        };
-
-        GreenNode { ptr: data }
+        GreenNode::from_sized(kind, children).0
     }
 
     /// (hclwright) Creates a node from children whose text lengths the
