@@ -24,7 +24,10 @@
 //!
 //! Both parsers allocate with the system allocator, as a library user's
 //! program does; `--features mimalloc` builds the same comparison with
-//! mimalloc as the global allocator (a second figure, labelled so).
+//! mimalloc as the global allocator (a second figure, labelled so). Both
+//! are compiled with cargo's default release settings, as a program that
+//! depends on them is; `--profile lto` builds them with fat LTO and one
+//! codegen unit (a second figure; the report's header names the build).
 //!
 //! hclwright's target is three times `hcl-edit`'s throughput, parse and
 //! drop, with the system allocator.
@@ -32,6 +35,7 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
+mod build_profile;
 mod rounds;
 
 #[expect(dead_code, reason = "the pass count is the profiling bins'")]
@@ -73,7 +77,8 @@ fn main() {
         dir.display()
     );
 
-    println!("allocator: {ALLOCATOR}\n");
+    println!("allocator: {ALLOCATOR}");
+    println!("{}\n", build_profile::describe());
     println!("1. parse, read the errors, drop the tree before the next file (the user's path)");
     let dropped = rounds::compare(
         ROUNDS,

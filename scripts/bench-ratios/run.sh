@@ -3,7 +3,10 @@
 # this machine, with the CPU they come from:
 #
 #   1. parse speed against the `hcl-edit` crate (target: at least 3x),
-#      from the `compare/` crate (median of its alternating rounds);
+#      from the `compare/` crate (median of its alternating rounds), built
+#      as a program depending on both crates is by default (`--release`:
+#      cargo's defaults) and, a second figure, with fat LTO and one codegen
+#      unit (`--profile lto`);
 #   2. `hclwright fmt -check -recursive -list=false .` against `terraform
 #      fmt -check -recursive -list=false .` as whole processes on a copy of
 #      the terraform goldens (target: at least 100x): the two tools run
@@ -39,18 +42,28 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 echo "machine: ${cpu:-unknown CPU}, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 parse=
+parse_lto=
+# The first verdict of a report of hclwright-compare (the user's path:
+# parse and drop, system allocator): "… median of the rounds' ratios 3.01x (range …".
+first_median() { sed -n "s/.*median of the rounds' ratios \([0-9.]*\)x.*/\1/p" "$1" | head -n 1; }
 if [ -d "$corpus" ]; then
-  cargo build --quiet --release --manifest-path "$here/compare/Cargo.toml"
-  "$here/compare/target/release/hclwright-compare" "$corpus" > "$dir/compare.txt"
-  # "… median of the rounds' ratios 3.01x (range …"
-  # The first verdict is the user's path (parse and drop, system allocator).
-  parse=$(sed -n "s/.*median of the rounds' ratios \([0-9.]*\)x.*/\1/p" "$dir/compare.txt" | head -n 1)
-  echo "parse (parse and drop, system allocator): $(grep -m 1 'median of the rounds' "$dir/compare.txt")"
-  if [ -n "${HCLWRIGHT_SECOND_SET:-}" ] && [ -d "$HCLWRIGHT_SECOND_SET" ]; then
-    "$here/compare/target/release/hclwright-compare" "$HCLWRIGHT_SECOND_SET" > "$dir/second.txt"
-    second=$(sed -n "s/.*median of the rounds' ratios \([0-9.]*\)x.*/\1/p" "$dir/second.txt" | head -n 1)
-    echo "parse on $HCLWRIGHT_SECOND_SET: $(head -n 1 "$dir/second.txt")"
-    echo "parse (parse and drop, system allocator) there: $(grep -m 1 'median of the rounds' "$dir/second.txt")"
+  cargo build --quiet --release --manifest-path "$here/compare/Cargo.toml" --bin hclwright-compare
+  cargo build --quiet --profile lto --manifest-path "$here/compare/Cargo.toml" --bin hclwright-compare
+  for build in release lto; do
+    "$here/compare/target/$build/hclwright-compare" "$corpus" > "$dir/compare-$build.txt"
+    echo "parse, $(grep -m 1 '^build: ' "$dir/compare-$build.txt" | cut -c 8-)"
+    echo "  corpus (parse and drop, system allocator): $(grep -m 1 'median of the rounds' "$dir/compare-$build.txt")"
+    if [ -n "${HCLWRIGHT_SECOND_SET:-}" ] && [ -d "$HCLWRIGHT_SECOND_SET" ]; then
+      "$here/compare/target/$build/hclwright-compare" "$HCLWRIGHT_SECOND_SET" > "$dir/second-$build.txt"
+      echo "  $HCLWRIGHT_SECOND_SET: $(head -n 1 "$dir/second-$build.txt")"
+      echo "  there (parse and drop, system allocator): $(grep -m 1 'median of the rounds' "$dir/second-$build.txt")"
+    fi
+  done
+  parse=$(first_median "$dir/compare-release.txt")
+  parse_lto=$(first_median "$dir/compare-lto.txt")
+  if [ -f "$dir/second-release.txt" ]; then
+    second=$(first_median "$dir/second-release.txt")
+    second_lto=$(first_median "$dir/second-lto.txt")
   fi
 fi
 
@@ -134,9 +147,11 @@ echo
 echo "ratios on ${cpu:-this machine}:"
 if [ -n "$parse" ]; then
   echo "  parse vs hcl-edit:            ${parse}x (target >= 3x): $(verdict "$parse" 3 at-least)"
+  echo "    with fat LTO (--profile lto): ${parse_lto}x: $(verdict "$parse_lto" 3 at-least)"
 fi
 if [ -n "${second:-}" ]; then
   echo "  parse vs hcl-edit, second set: ${second}x (target >= 3x): $(verdict "$second" 3 at-least)"
+  echo "    with fat LTO (--profile lto): ${second_lto}x: $(verdict "$second_lto" 3 at-least)"
 fi
 if [ -n "$fmt" ]; then
   echo "  fmt -check vs terraform fmt:  ${fmt}x (target >= 100x): $(verdict "$fmt" 100 at-least)"

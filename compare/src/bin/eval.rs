@@ -48,6 +48,9 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
+#[path = "../build_profile.rs"]
+mod build_profile;
+
 #[path = "../rounds.rs"]
 mod rounds;
 
@@ -173,6 +176,7 @@ fn main() {
             }
         }
     }
+    println!("{}", build_profile::describe());
     println!(
         "{seen} expressions (locals and variable defaults) under {}: hclwright evaluates {}, both evaluate {}; {ROUNDS} rounds\n",
         dir.display(),

@@ -24,6 +24,9 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
+#[path = "../build_profile.rs"]
+mod build_profile;
+
 #[path = "../rounds.rs"]
 mod rounds;
 
@@ -51,6 +54,7 @@ fn main() {
         std::process::exit(1);
     }
     let mb = texts.iter().map(String::len).sum::<usize>() as f64 / 1e6;
+    println!("{}", build_profile::describe());
     println!(
         "{} files from {} as JSON ({mb:.2} MB); {ROUNDS} rounds\n",
         texts.len(),

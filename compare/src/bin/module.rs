@@ -17,6 +17,9 @@ use hclwright::eval::{Module, ModuleInputs, console_context};
 use std::hint::black_box;
 use std::path::PathBuf;
 
+#[path = "../build_profile.rs"]
+mod build_profile;
+
 #[path = "../rounds.rs"]
 #[expect(dead_code, reason = "no target ratio here, so no verdict")]
 mod rounds;
@@ -60,6 +63,7 @@ fn main() {
         .filter_map(|p| std::fs::metadata(p).ok())
         .map(|m| m.len())
         .sum();
+    println!("{}", build_profile::describe());
     println!(
         "{}: {} .tf files ({:.1} KB), {locals} locals, {} problems; {ROUNDS} rounds\n",
         dir.display(),
