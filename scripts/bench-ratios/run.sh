@@ -22,8 +22,8 @@
 #   scripts/bench-ratios/run.sh [SHARED] [RUNS]   (default: ../shared, 11)
 #
 # With HCLWRIGHT_SECOND_SET=DIR, ratio 1 is measured on that folder of
-# real-world files too (docs/benchmarks.md names the set measured and the
-# commit to clone).
+# real-world files too, and with DIR1:DIR2:… on each of them
+# (docs/benchmarks.md names the sets measured and the commits to clone).
 #
 # Ratio 2 needs `terraform` on the PATH and is skipped with a note
 # without it; ratios 1 and 2 need SHARED (the corpus and the goldens).
@@ -53,18 +53,18 @@ if [ -d "$corpus" ]; then
     "$here/compare/target/$build/hclwright-compare" "$corpus" > "$dir/compare-$build.txt"
     echo "parse, $(grep -m 1 '^build: ' "$dir/compare-$build.txt" | cut -c 8-)"
     echo "  corpus (parse and drop, system allocator): $(grep -m 1 'median of the rounds' "$dir/compare-$build.txt")"
-    if [ -n "${HCLWRIGHT_SECOND_SET:-}" ] && [ -d "$HCLWRIGHT_SECOND_SET" ]; then
-      "$here/compare/target/$build/hclwright-compare" "$HCLWRIGHT_SECOND_SET" > "$dir/second-$build.txt"
-      echo "  $HCLWRIGHT_SECOND_SET: $(head -n 1 "$dir/second-$build.txt")"
-      echo "  there (parse and drop, system allocator): $(grep -m 1 'median of the rounds' "$dir/second-$build.txt")"
-    fi
+    n=0
+    IFS=: read -r -a other_sets <<< "${HCLWRIGHT_SECOND_SET:-}"
+    for set in "${other_sets[@]}"; do
+      [ -d "$set" ] || continue
+      n=$((n + 1))
+      "$here/compare/target/$build/hclwright-compare" "$set" > "$dir/set$n-$build.txt"
+      echo "  $set: $(head -n 1 "$dir/set$n-$build.txt")"
+      echo "  there (parse and drop, system allocator): $(grep -m 1 'median of the rounds' "$dir/set$n-$build.txt")"
+    done
   done
   parse=$(first_median "$dir/compare-release.txt")
   parse_lto=$(first_median "$dir/compare-lto.txt")
-  if [ -f "$dir/second-release.txt" ]; then
-    second=$(first_median "$dir/second-release.txt")
-    second_lto=$(first_median "$dir/second-lto.txt")
-  fi
 fi
 
 fmt=
@@ -149,10 +149,16 @@ if [ -n "$parse" ]; then
   echo "  parse vs hcl-edit:            ${parse}x (target >= 3x): $(verdict "$parse" 3 at-least)"
   echo "    with fat LTO (--profile lto): ${parse_lto}x: $(verdict "$parse_lto" 3 at-least)"
 fi
-if [ -n "${second:-}" ]; then
-  echo "  parse vs hcl-edit, second set: ${second}x (target >= 3x): $(verdict "$second" 3 at-least)"
-  echo "    with fat LTO (--profile lto): ${second_lto}x: $(verdict "$second_lto" 3 at-least)"
-fi
+n=1
+while [ -f "$dir/set$n-release.txt" ]; do
+  other=$(first_median "$dir/set$n-release.txt")
+  other_lto=$(first_median "$dir/set$n-lto.txt")
+  # "993 of 995 files (3.15 MB) from DIR parse with both; 21 rounds"
+  name=$(sed -n '1s/.* from \(.*\) parse with both.*/\1/p' "$dir/set$n-release.txt")
+  echo "  parse vs hcl-edit, $(basename "$name"): ${other}x (target >= 3x): $(verdict "$other" 3 at-least)"
+  echo "    with fat LTO (--profile lto): ${other_lto}x: $(verdict "$other_lto" 3 at-least)"
+  n=$((n + 1))
+done
 if [ -n "$fmt" ]; then
   echo "  fmt -check vs terraform fmt:  ${fmt}x (target >= 100x): $(verdict "$fmt" 100 at-least)"
 fi
