@@ -516,6 +516,42 @@ impl Number {
     /// a negative `precision` asks for the fewest digits that read back to
     /// the same number.
     pub fn text(&self, verb: char, precision: i32) -> String {
+        if verb == 'f'
+            && precision < 0
+            && let Some(magnitude) = self.small_whole_magnitude()
+        {
+            // Most numbers printed are small whole numbers (counts, ports,
+            // indices); their shortest form is their digits, without the
+            // big-number rounding below (a few microseconds a number).
+            return if self.neg {
+                format!("-{magnitude}")
+            } else {
+                magnitude.to_string()
+            };
+        }
+        self.text_general(verb, precision)
+    }
+
+    /// The magnitude of a whole number below 2^64 that the number's
+    /// precision holds exactly. Its decimal digits are then its shortest
+    /// form: an ulp at that precision is at most 1, so any other decimal
+    /// of as few digits reads back to a different number.
+    fn small_whole_magnitude(&self) -> Option<u64> {
+        match &self.form {
+            Form::Finite { mant, exp } if *exp >= 0 => {
+                let bits = mant.bits() + *exp as u64;
+                if bits > 64 || bits > u64::from(self.prec) {
+                    return None;
+                }
+                Some(mant.to_u64()? << *exp)
+            }
+            _ => None,
+        }
+    }
+
+    /// [`text`](Self::text) by the general algorithm (exact or scaled
+    /// decimal digits, then rounding as Go's `big` package does).
+    fn text_general(&self, verb: char, precision: i32) -> String {
         let mut out = String::new();
         if self.neg {
             out.push('-');
@@ -928,6 +964,44 @@ mod tests {
 
     fn n(s: &str) -> Number {
         Number::parse(s).unwrap()
+    }
+
+    /// Whole numbers printed from their machine integer read the same as
+    /// by the general algorithm, at every precision a number may carry.
+    #[test]
+    fn small_whole_numbers_print_as_the_general_algorithm_does() {
+        let mut magnitudes: Vec<u64> = (0..2000).collect();
+        for shift in 0..64 {
+            let p = 1u64 << shift;
+            magnitudes.extend([p - 1, p, p + 1, p.wrapping_mul(3)]);
+        }
+        magnitudes.extend([
+            u64::MAX,
+            u64::MAX - 1,
+            10u64.pow(19),
+            999_999_999_999_999_999,
+        ]);
+        let mut fast = 0;
+        for &m in &magnitudes {
+            for neg in [false, true] {
+                let whole = Number::from_biguint(neg, BigUint::from(m));
+                for prec in [PRECISION, 64, 53, 24, 10, 3] {
+                    let number = whole.with_precision(prec);
+                    fast += usize::from(number.small_whole_magnitude().is_some());
+                    assert_eq!(
+                        number.text('f', -1),
+                        number.text_general('f', -1),
+                        "{m} at {prec} bits"
+                    );
+                }
+            }
+        }
+        assert!(fast > magnitudes.len(), "the fast path is taken");
+        assert_eq!(n("-42").to_string(), "-42");
+        assert_eq!(
+            Number::from_i64(i64::MIN).to_string(),
+            "-9223372036854775808"
+        );
     }
 
     #[test]
