@@ -266,6 +266,9 @@ impl<'a> Lexer<'a> {
                 b'.' if src.get(pos + 1) != Some(&b'.') => (DOT, 1),
                 b',' => (COMMA, 1),
                 b'\n' if plain => (NEWLINE, 1),
+                b'\r' if plain && src.get(pos + 1) == Some(&b'\n') => (NEWLINE, 2),
+                b'#' => (COMMENT, self.line_comment_len(pos)),
+                b'/' if src.get(pos + 1) == Some(&b'/') => (COMMENT, self.line_comment_len(pos)),
                 b'[' if plain => (L_BRACK, 1),
                 b']' if plain => (R_BRACK, 1),
                 b'(' if plain => (L_PAREN, 1),
@@ -1041,5 +1044,33 @@ mod tests {
                 (COMMENT, "// c")
             ]
         );
+    }
+
+    /// Outside templates line comments and CRLF newlines are lexed in the
+    /// main loop; inside an interpolation, and for a lone `\r` or `/`,
+    /// through the punctuation's path. Both give the same tokens.
+    #[test]
+    fn line_comments_and_newlines_lex_alike_in_and_out_of_templates() {
+        let line = "a # b\r\n/ // c\r\n\r";
+        let outside = kinds(line);
+        assert_eq!(
+            outside,
+            [
+                (IDENT, "a"),
+                (WHITESPACE, " "),
+                (COMMENT, "# b"),
+                (NEWLINE, "\r\n"),
+                (SLASH, "/"),
+                (WHITESPACE, " "),
+                (COMMENT, "// c"),
+                (NEWLINE, "\r\n"),
+                (ERROR_TOKEN, "\r"),
+            ]
+        );
+        let template = format!("\"${{{line}}}\"");
+        let inside = kinds(&template);
+        assert_eq!(inside[..2], [(OPEN_QUOTE, "\""), (INTERP_START, "${")]);
+        assert_eq!(inside[2..inside.len() - 2], outside[..]);
+        assert_eq!(tokenize(line).errors.len(), 1);
     }
 }

@@ -360,9 +360,32 @@ impl<H, T> ThinArc<H, T> {
     where
         I: Iterator<Item = T> + ExactSizeIterator,
     {
-        assert_ne!(mem::size_of::<T>(), 0, "Need to think about ZST");
-
         let num_items = items.len();
+        unsafe {
+            let (ptr, mut current) = Self::allocate(header, num_items, placement);
+            // Write the data.
+            //
+            // Note that any panics here (i.e. from the iterator) are safe, since
+            // we'll just leak the uninitialized memory.
+            for _ in 0..num_items {
+                ptr::write(current, items.next().expect("ExactSizeIterator over-reported length"));
+                current = current.offset(1);
+            }
+            assert!(items.next().is_none(), "ExactSizeIterator under-reported length");
+            ThinArc { ptr: ptr::NonNull::new_unchecked(ptr), phantom: PhantomData }
+        }
+    }
+
+    /// (hclwright) Allocates an object for `num_items` items where
+    /// `placement` says, and writes its count, header and length; returns
+    /// it and where its first item goes, for the caller to write them all.
+    #[inline]
+    unsafe fn allocate(
+        header: H,
+        num_items: usize,
+        placement: crate::chunk::Placement,
+    ) -> (*mut ArcInner<HeaderSlice<H, [T; 0]>>, *mut T) {
+        assert_ne!(mem::size_of::<T>(), 0, "Need to think about ZST");
 
         // Offset of the start of the slice in the allocation.
         let inner_to_data_offset = offset_of!(ArcInner<HeaderSlice<H, [T; 0]>>, data);
@@ -379,7 +402,6 @@ impl<H, T> ThinArc<H, T> {
         assert!(size >= usable_size, "size overflows");
         let layout = Layout::from_size_align(size, align).expect("invalid layout");
 
-        let ptr: *mut ArcInner<HeaderSlice<H, [T; 0]>>;
         unsafe {
             let buffer = crate::chunk::allocate(layout, placement);
 
@@ -387,47 +409,40 @@ impl<H, T> ThinArc<H, T> {
                 alloc::handle_alloc_error(layout);
             }
 
-            // // Synthesize the fat pointer. We do this by claiming we have a direct
-            // // pointer to a [T], and then changing the type of the borrow. The key
-            // // point here is that the length portion of the fat pointer applies
-            // // only to the number of elements in the dynamically-sized portion of
-            // // the type, so the value will be the same whether it points to a [T]
-            // // or something else with a [T] as its last member.
-            // let fake_slice: &mut [T] = slice::from_raw_parts_mut(buffer as *mut T, num_items);
-            // ptr = fake_slice as *mut [T] as *mut ArcInner<HeaderSlice<H, [T]>>;
-            ptr = buffer as *mut _;
+            let ptr = buffer as *mut ArcInner<HeaderSlice<H, [T; 0]>>;
 
             let count = atomic::AtomicUsize::new(match placement {
                 crate::chunk::Placement::Immortal => IMMORTAL,
                 crate::chunk::Placement::Carved(_) => 1,
             });
 
-            // Write the data.
-            //
-            // Note that any panics here (i.e. from the iterator) are safe, since
-            // we'll just leak the uninitialized memory.
             ptr::write(ptr::addr_of_mut!((*ptr).count), count);
             ptr::write(ptr::addr_of_mut!((*ptr).data.header), header);
             ptr::write(ptr::addr_of_mut!((*ptr).data.length), num_items);
-            if num_items != 0 {
-                let mut current = ptr::addr_of_mut!((*ptr).data.slice) as *mut T;
-                debug_assert_eq!(current as usize - buffer as usize, slice_offset);
-                for _ in 0..num_items {
-                    ptr::write(
-                        current,
-                        items.next().expect("ExactSizeIterator over-reported length"),
-                    );
-                    current = current.offset(1);
-                }
-                assert!(items.next().is_none(), "ExactSizeIterator under-reported length");
-
-                // We should have consumed the buffer exactly.
-                debug_assert_eq!(current as *mut u8, buffer.add(usable_size));
-            }
-            assert!(items.next().is_none(), "ExactSizeIterator under-reported length");
+            let first = ptr::addr_of_mut!((*ptr).data.slice) as *mut T;
+            debug_assert_eq!(first as usize - buffer as usize, slice_offset);
+            (ptr, first)
         }
+    }
+}
 
-        ThinArc { ptr: unsafe { ptr::NonNull::new_unchecked(ptr) }, phantom: PhantomData }
+impl<H, T: Copy> ThinArc<H, T> {
+    /// (hclwright) Creates a `ThinArc` for a HeaderSlice from a header and a
+    /// slice, copied in one `memcpy`. [`ThinArc::from_header_and_iter`] over
+    /// the slice would copy its items one at a time (a token's text byte by
+    /// byte): checking that the iterator has each item keeps its loop from
+    /// becoming a copy.
+    #[inline]
+    pub(crate) fn from_header_and_slice(
+        header: H,
+        items: &[T],
+        placement: crate::chunk::Placement,
+    ) -> Self {
+        unsafe {
+            let (ptr, first) = Self::allocate(header, items.len(), placement);
+            ptr::copy_nonoverlapping(items.as_ptr(), first, items.len());
+            ThinArc { ptr: ptr::NonNull::new_unchecked(ptr), phantom: PhantomData }
+        }
     }
 }
 

@@ -135,7 +135,7 @@ impl GreenToken {
     #[inline]
     fn placed(kind: SyntaxKind, text: &str, placement: Placement) -> GreenToken {
         let head = GreenTokenHead { kind, _c: Count::new() };
-        let ptr = ThinArc::from_header_and_iter(head, text.bytes(), placement);
+        let ptr = ThinArc::from_header_and_slice(head, text.as_bytes(), placement);
         GreenToken { ptr }
     }
 
