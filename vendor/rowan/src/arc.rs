@@ -379,6 +379,12 @@ impl<H, T> ThinArc<H, T> {
     /// (hclwright) Allocates an object for `num_items` items where
     /// `placement` says, and writes its count, header and length; returns
     /// it and where its first item goes, for the caller to write them all.
+    ///
+    /// # Safety
+    ///
+    /// The items are left uninitialised: the caller writes all
+    /// `num_items` of them from the returned item pointer before the object
+    /// is used or dropped.
     #[inline]
     unsafe fn allocate(
         header: H,
