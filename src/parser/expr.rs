@@ -55,6 +55,9 @@ pub(super) fn expr_opt<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     if !can_start_expr(p.current()) {
         return false;
     }
+    if lone_atom(p) {
+        return true;
+    }
     if p.too_deep() {
         return true;
     }
@@ -73,6 +76,64 @@ pub(super) fn expr_opt<const B: bool>(p: &mut Parser<'_, B>) -> bool {
         }
     });
     p.depth -= 1;
+    true
+}
+
+/// A name, number or string without interpolations that no operator,
+/// traversal or call continues (the key of `key = …`, most values of a
+/// `.tfvars` file): the tree the whole chain of [`binary`], [`unary`],
+/// [`postfix`] and [`primary`] would build for it, one `VARIABLE`,
+/// `LITERAL` or `QUOTED_TEMPLATE` node, built without descending through
+/// them. `false` (nothing consumed) for anything else.
+#[inline]
+fn lone_atom<const B: bool>(p: &mut Parser<'_, B>) -> bool {
+    #[cfg(test)]
+    if tests::FULL_CHAIN_ONLY.get() {
+        return false;
+    }
+    let current = p.current();
+    // The atom's tokens: a string's are all significant (no trivia lies
+    // between the quotes).
+    let len = match current {
+        Some(IDENT | NUMBER) => 1,
+        Some(OPEN_QUOTE) => {
+            let open = p.nth_index(0);
+            match (p.raw(open + 1), p.raw(open + 2)) {
+                (Some(CLOSE_QUOTE), _) => 2,
+                (Some(TEMPLATE_LITERAL), Some(CLOSE_QUOTE)) => 3,
+                _ => return false,
+            }
+        }
+        _ => return false,
+    };
+    if p.depth + 1 >= MAX_DEPTH {
+        return false;
+    }
+    if let Some(next) = p.nth(len)
+        && (precedence(next) != 0 || matches!(next, DOT | L_BRACK | L_PAREN | COLON2 | QUESTION))
+    {
+        return false;
+    }
+    p.deepest = p.deepest.max(p.depth + 1);
+    let kind = match current {
+        Some(OPEN_QUOTE) => {
+            template::quoted(p);
+            return true;
+        }
+        Some(NUMBER) => {
+            let text = p.nth_text(0);
+            if !valid_number(text) {
+                let range = p.current_range();
+                p.error_at(range, format!("invalid number literal `{text}`"));
+            }
+            LITERAL
+        }
+        _ if matches!(p.nth_text(0), "true" | "false" | "null") => LITERAL,
+        _ => VARIABLE,
+    };
+    p.start(kind);
+    p.bump();
+    p.finish();
     true
 }
 
@@ -675,6 +736,129 @@ fn looks_like_next_item<const B: bool>(p: &Parser<'_, B>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::valid_number;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Set: every expression goes down the whole chain, so that a test
+        /// can compare the shortcut's trees with the chain's.
+        pub(super) static FULL_CHAIN_ONLY: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Runs `f` with the shortcut for lone atoms and without it.
+    fn both_ways<T>(f: impl Fn() -> T) -> (T, T) {
+        let shortcut = f();
+        FULL_CHAIN_ONLY.set(true);
+        let chain = f();
+        FULL_CHAIN_ONLY.set(false);
+        (shortcut, chain)
+    }
+
+    /// Every atom the shortcut takes, followed by every kind of token that
+    /// may come next, in every place an expression goes: the shortcut
+    /// builds the chain's tree and reports the chain's errors.
+    #[test]
+    fn lone_atoms_parse_as_the_whole_chain_does() {
+        let atoms = [
+            "name",
+            "true",
+            "null",
+            "1",
+            "1.5",
+            "1.2.3",
+            "1e",
+            "\"\"",
+            "\"text\"",
+            "\"a\\nb\"",
+            "\"bad \\q\"",
+            "\"${x}\"",
+            "\"open",
+        ];
+        let next = [
+            "",
+            " ",
+            "\n",
+            ",",
+            " , ",
+            "}",
+            "]",
+            ")",
+            "=",
+            ":",
+            " = 2",
+            ".a",
+            ". a",
+            ".0",
+            ".*",
+            "[0]",
+            "[*]",
+            "(1)",
+            "::f(1)",
+            " ? 1 : 2",
+            "? 1 : 2",
+            " + 1",
+            "-1",
+            " * 2",
+            " == 3",
+            " && x",
+            " || x",
+            " < 1",
+            "!",
+            " # c",
+            " /* c */ ",
+            " => v",
+            "...",
+            " for",
+            " if",
+            "\n.a",
+            "\n[0]",
+            "\n? 1 : 2",
+        ];
+        let places = [
+            "a = {}\n",
+            "a = { {} = 1 }\n",
+            "a = { k = {} }\n",
+            "a = {\n  {} = 1\n  k = {}\n}\n",
+            "a = [{}, {}]\n",
+            "a = [\n  {}\n]\n",
+            "a = f({})\n",
+            "a = f(x, {})\n",
+            "a = c ? {} : {}\n",
+            "a = ({})\n",
+            "a = -{}\n",
+            "a = \"${{}}\"\n",
+            "a = [for x in {} : {}]\n",
+            "a = {for k, v in {} : {} => {}}\n",
+            "b \"l\" { a = {} }\n",
+            "a = {} + {}\n",
+        ];
+        let mut cases = 0;
+        for place in places {
+            for atom in atoms {
+                for follow in next {
+                    let text = place.replace("{}", &format!("{atom}{follow}"));
+                    let (shortcut, chain) = both_ways(|| crate::parse(&text));
+                    assert_eq!(
+                        crate::debug_tree(&shortcut.syntax()),
+                        crate::debug_tree(&chain.syntax()),
+                        "{text:?}"
+                    );
+                    assert_eq!(shortcut.errors(), chain.errors(), "{text:?}");
+                    let (shortcut, chain) = both_ways(|| crate::syntax_errors(&text));
+                    assert_eq!(shortcut, chain, "{text:?}");
+                    let expr = format!("{atom}{follow}");
+                    let (shortcut, chain) = both_ways(|| crate::parse_expr(&expr));
+                    assert_eq!(
+                        crate::debug_tree(&shortcut.syntax()),
+                        crate::debug_tree(&chain.syntax()),
+                        "{expr:?}"
+                    );
+                    assert_eq!(shortcut.errors(), chain.errors(), "{expr:?}");
+                    cases += 1;
+                }
+            }
+        }
+        assert_eq!(cases, places.len() * atoms.len() * next.len());
+    }
 
     #[test]
     fn numbers() {
