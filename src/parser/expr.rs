@@ -88,7 +88,7 @@ pub(super) fn expr_opt<const B: bool>(p: &mut Parser<'_, B>) -> bool {
 #[inline]
 fn lone_atom<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     #[cfg(test)]
-    if tests::FULL_CHAIN_ONLY.get() {
+    if tests::NO_SHORTCUTS.get() {
         return false;
     }
     let current = p.current();
@@ -339,14 +339,14 @@ fn primary<const B: bool>(p: &mut Parser<'_, B>) -> bool {
             p.finish();
         }
         Some(L_BRACK) => {
-            if p.with_newlines(false, |p| p.nth(1) == Some(IDENT) && p.nth_text(1) == "for") {
+            if for_follows(p) {
                 for_expr(p, false);
             } else {
                 tuple(p);
             }
         }
         Some(L_BRACE) => {
-            if p.with_newlines(false, |p| p.nth(1) == Some(IDENT) && p.nth_text(1) == "for") {
+            if for_follows(p) {
                 for_expr(p, true);
             } else {
                 object(p);
@@ -355,6 +355,22 @@ fn primary<const B: bool>(p: &mut Parser<'_, B>) -> bool {
         _ => return false,
     }
     true
+}
+
+/// Whether the bracket or brace that is the next token opens a `for`
+/// expression: `for` is the next token after it, newlines skipped (they
+/// are insignificant inside brackets). Read off the raw tokens, without
+/// switching the parser's newline mode there and back.
+fn for_follows<const B: bool>(p: &mut Parser<'_, B>) -> bool {
+    #[cfg(test)]
+    if tests::NO_SHORTCUTS.get() {
+        return p.with_newlines(false, |p| p.nth(1) == Some(IDENT) && p.nth_text(1) == "for");
+    }
+    let mut i = p.nth_index(0) + 1;
+    while matches!(p.raw(i), Some(WHITESPACE | COMMENT | NEWLINE)) {
+        i += 1;
+    }
+    p.raw(i) == Some(IDENT) && p.text_at(i) == "for"
 }
 
 /// Whether a number token is a valid literal. The spec says
@@ -739,25 +755,27 @@ mod tests {
     use std::cell::Cell;
 
     thread_local! {
-        /// Set: every expression goes down the whole chain, so that a test
-        /// can compare the shortcut's trees with the chain's.
-        pub(super) static FULL_CHAIN_ONLY: Cell<bool> = const { Cell::new(false) };
+        /// Set: every expression goes down the whole chain, and a `for`
+        /// after a bracket is looked for with newlines switched off, so
+        /// that a test can compare the shortcuts' trees with the long way's.
+        pub(super) static NO_SHORTCUTS: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// Runs `f` with the shortcut for lone atoms and without it.
+    /// Runs `f` with the parser's shortcuts and without them.
     fn both_ways<T>(f: impl Fn() -> T) -> (T, T) {
         let shortcut = f();
-        FULL_CHAIN_ONLY.set(true);
+        NO_SHORTCUTS.set(true);
         let chain = f();
-        FULL_CHAIN_ONLY.set(false);
+        NO_SHORTCUTS.set(false);
         (shortcut, chain)
     }
 
-    /// Every atom the shortcut takes, followed by every kind of token that
-    /// may come next, in every place an expression goes: the shortcut
-    /// builds the chain's tree and reports the chain's errors.
+    /// Every atom the lone-atom shortcut takes, followed by every kind of
+    /// token that may come next, in every place an expression goes (`for`
+    /// expressions after comments and blank lines among them): the
+    /// shortcuts build the long way's tree and report its errors.
     #[test]
-    fn lone_atoms_parse_as_the_whole_chain_does() {
+    fn shortcuts_parse_as_the_long_way_does() {
         let atoms = [
             "name",
             "true",
@@ -830,6 +848,11 @@ mod tests {
             "a = {for k, v in {} : {} => {}}\n",
             "b \"l\" { a = {} }\n",
             "a = {} + {}\n",
+            "a = [ # c\n for x in {} : x]\n",
+            "a = [/* c */for x in {}: x]\n",
+            "a = {\n\n  for k, v in {} : k => v\n}\n",
+            "a = {\n  # c\n  for = {}\n}\n",
+            "a = [\n  fora, {}\n]\n",
         ];
         let mut cases = 0;
         for place in places {
