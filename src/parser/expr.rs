@@ -770,6 +770,18 @@ mod tests {
         (shortcut, chain)
     }
 
+    /// Parses `text` with the shortcuts and without them: the same tree and
+    /// the same errors.
+    fn assert_same_parse(text: &str, parse: impl Fn() -> crate::Parse) {
+        let (shortcut, long) = both_ways(parse);
+        assert_eq!(
+            crate::debug_tree(&shortcut.syntax()),
+            crate::debug_tree(&long.syntax()),
+            "{text:?}"
+        );
+        assert_eq!(shortcut.errors(), long.errors(), "{text:?}");
+    }
+
     /// Every atom the lone-atom shortcut takes, followed by every kind of
     /// token that may come next, in every place an expression goes (`for`
     /// expressions after comments and blank lines among them): the
@@ -855,27 +867,15 @@ mod tests {
             "a = [\n  fora, {}\n]\n",
         ];
         let mut cases = 0;
-        for place in places {
-            for atom in atoms {
-                for follow in next {
-                    let text = place.replace("{}", &format!("{atom}{follow}"));
-                    let (shortcut, chain) = both_ways(|| crate::parse(&text));
-                    assert_eq!(
-                        crate::debug_tree(&shortcut.syntax()),
-                        crate::debug_tree(&chain.syntax()),
-                        "{text:?}"
-                    );
-                    assert_eq!(shortcut.errors(), chain.errors(), "{text:?}");
-                    let (shortcut, chain) = both_ways(|| crate::syntax_errors(&text));
-                    assert_eq!(shortcut, chain, "{text:?}");
-                    let expr = format!("{atom}{follow}");
-                    let (shortcut, chain) = both_ways(|| crate::parse_expr(&expr));
-                    assert_eq!(
-                        crate::debug_tree(&shortcut.syntax()),
-                        crate::debug_tree(&chain.syntax()),
-                        "{expr:?}"
-                    );
-                    assert_eq!(shortcut.errors(), chain.errors(), "{expr:?}");
+        for atom in atoms {
+            for follow in next {
+                let expr = format!("{atom}{follow}");
+                assert_same_parse(&expr, || crate::parse_expr(&expr));
+                for place in places {
+                    let text = place.replace("{}", &expr);
+                    assert_same_parse(&text, || crate::parse(&text));
+                    let (shortcut, long) = both_ways(|| crate::syntax_errors(&text));
+                    assert_eq!(shortcut, long, "{text:?}");
                     cases += 1;
                 }
             }
