@@ -883,6 +883,77 @@ mod tests {
         assert_eq!(cases, places.len() * atoms.len() * next.len());
     }
 
+    /// Pieces of HCL that the shortcuts look at (atoms, what may follow
+    /// them, brackets that may open a `for`) and the places around them.
+    const PIECES: &[&str] = &[
+        "a",
+        "b.c",
+        "true",
+        "null",
+        "1",
+        "2.5",
+        "1.2.3",
+        "\"s\"",
+        "\"\"",
+        "\"${x}\"",
+        "\"open",
+        "x = ",
+        "k: ",
+        " ",
+        "\n",
+        ",",
+        "=",
+        ":",
+        "?",
+        "+",
+        "-",
+        "!",
+        "&&",
+        "==",
+        ".",
+        ".*",
+        "[*]",
+        "[",
+        "]",
+        "{",
+        "}",
+        "(",
+        ")",
+        "::",
+        "=>",
+        "...",
+        "for ",
+        " in ",
+        " if ",
+        "# c\n",
+        "/* c */",
+        "${",
+        "\"",
+        "<<EOT\n",
+        "EOT\n",
+        "blk \"l\" {\n",
+    ];
+
+    proptest::proptest! {
+        // `PROPTEST_CASES` raises the count for a deeper search.
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
+        ))]
+
+        /// Any text made of those pieces, as a file and as an expression:
+        /// the shortcuts change no tree and no error.
+        #[test]
+        fn shortcuts_change_nothing_on_any_text(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..40)
+        ) {
+            let text = pieces.concat();
+            assert_same_parse(&text, || crate::parse(&text));
+            assert_same_parse(&text, || crate::parse_expr(&text));
+            let (shortcut, long) = both_ways(|| crate::syntax_errors(&text));
+            proptest::prop_assert_eq!(shortcut, long, "{:?}", text);
+        }
+    }
+
     #[test]
     fn numbers() {
         for ok in ["0", "12", "1.5", "1e3", "1.5E-3", "2e+10", "1.e5", "0.e-3"] {
