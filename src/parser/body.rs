@@ -39,7 +39,7 @@ fn body_items<'t, const B: bool>(p: &mut Parser<'t, B>, in_block: bool) {
             }
         }
         skip_detached_lines(p);
-        let first = first_content(p);
+        let first = p.content_from(p.pos);
         match p.raw(first) {
             None => {
                 while p.pos < p.tokens.len() {
@@ -194,16 +194,6 @@ fn place_same_line_trivia<const B: bool>(p: &mut Parser<'_, B>) {
     while matches!(p.raw(p.pos), Some(WHITESPACE | COMMENT)) {
         p.bump_raw();
     }
-}
-
-/// Index of the first raw token from `pos` that is not whitespace, a
-/// comment or a newline.
-fn first_content<const B: bool>(p: &Parser<'_, B>) -> usize {
-    let mut i = p.pos;
-    while matches!(p.raw(i), Some(WHITESPACE | COMMENT | NEWLINE)) {
-        i += 1;
-    }
-    i
 }
 
 /// At a line start, places blank lines and comment lines that are not

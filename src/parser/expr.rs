@@ -109,32 +109,43 @@ fn lone_atom<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     if p.depth + 1 >= MAX_DEPTH {
         return false;
     }
-    if let Some(next) = p.nth(len)
-        && (precedence(next) != 0 || matches!(next, DOT | L_BRACK | L_PAREN | COLON2 | QUESTION))
-    {
+    if p.nth(len).is_some_and(continues_term) {
         return false;
     }
     p.deepest = p.deepest.max(p.depth + 1);
-    let kind = match current {
-        Some(OPEN_QUOTE) => {
-            template::quoted(p);
-            return true;
+    if current == Some(OPEN_QUOTE) {
+        template::quoted(p);
+    } else {
+        name_or_number(p);
+    }
+    true
+}
+
+/// Whether a token after a term continues the expression: an operator
+/// ([`binary`]), `?` (the conditional), a traversal or index ([`postfix`]),
+/// or a call's `(` or `::` ([`primary`]).
+fn continues_term(kind: SyntaxKind) -> bool {
+    precedence(kind) != 0 || matches!(kind, DOT | L_BRACK | L_PAREN | COLON2 | QUESTION)
+}
+
+/// The node of a number or of a name that is not a call: `LITERAL` for a
+/// number (checked) and for `true`, `false` and `null`, else `VARIABLE`.
+fn name_or_number<const B: bool>(p: &mut Parser<'_, B>) {
+    let text = p.nth_text(0);
+    let kind = if p.at(NUMBER) {
+        if !valid_number(text) {
+            let range = p.current_range();
+            p.error_at(range, format!("invalid number literal `{text}`"));
         }
-        Some(NUMBER) => {
-            let text = p.nth_text(0);
-            if !valid_number(text) {
-                let range = p.current_range();
-                p.error_at(range, format!("invalid number literal `{text}`"));
-            }
-            LITERAL
-        }
-        _ if matches!(p.nth_text(0), "true" | "false" | "null") => LITERAL,
-        _ => VARIABLE,
+        LITERAL
+    } else if matches!(text, "true" | "false" | "null") {
+        LITERAL
+    } else {
+        VARIABLE
     };
     p.start(kind);
     p.bump();
     p.finish();
-    true
 }
 
 fn precedence(kind: SyntaxKind) -> u8 {
@@ -297,29 +308,13 @@ fn legacy_index<const B: bool>(p: &mut Parser<'_, B>) {
 /// A term without suffixes. `false` if none starts here.
 fn primary<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     match p.current() {
-        Some(NUMBER) => {
-            let text = p.nth_text(0);
-            if !valid_number(text) {
-                let range = p.current_range();
-                p.error_at(range, format!("invalid number literal `{text}`"));
-            }
-            p.start(LITERAL);
-            p.bump();
-            p.finish();
-        }
+        Some(NUMBER) => name_or_number(p),
         Some(IDENT) => {
-            let text = p.nth_text(0);
             if matches!(p.nth(1), Some(L_PAREN | COLON2)) {
                 // Even `true(…)` is a call, as upstream parses it.
                 function_call(p);
-            } else if matches!(text, "true" | "false" | "null") {
-                p.start(LITERAL);
-                p.bump();
-                p.finish();
             } else {
-                p.start(VARIABLE);
-                p.bump();
-                p.finish();
+                name_or_number(p);
             }
         }
         Some(OPEN_QUOTE) => template::quoted(p),
@@ -366,10 +361,7 @@ fn for_follows<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     if tests::NO_SHORTCUTS.get() {
         return p.with_newlines(false, |p| p.nth(1) == Some(IDENT) && p.nth_text(1) == "for");
     }
-    let mut i = p.nth_index(0) + 1;
-    while matches!(p.raw(i), Some(WHITESPACE | COMMENT | NEWLINE)) {
-        i += 1;
-    }
+    let i = p.content_from(p.nth_index(0) + 1);
     p.raw(i) == Some(IDENT) && p.text_at(i) == "for"
 }
 

@@ -378,6 +378,16 @@ impl<'t, const B: bool> Parser<'t, B> {
         self.at(IDENT) && self.nth_text(0) == word
     }
 
+    /// Raw index of the first token at or after `i` that is not
+    /// whitespace, a comment or a newline (`tokens.len()` at the end),
+    /// whatever newlines mean where the parser is.
+    fn content_from(&self, mut i: usize) -> usize {
+        while matches!(self.raw(i), Some(WHITESPACE | COMMENT | NEWLINE)) {
+            i += 1;
+        }
+        i
+    }
+
     /// Raw kind at index `i`.
     #[inline]
     fn raw(&self, i: usize) -> Option<SyntaxKind> {

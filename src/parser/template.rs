@@ -182,10 +182,7 @@ fn label_sequence_error<const B: bool>(p: &mut Parser<'_, B>) {
 
 /// The word after a `%{` (or `%{~`) at `pos`.
 fn directive_keyword<'t, const B: bool>(p: &Parser<'t, B>) -> &'t str {
-    let mut i = p.pos + 1;
-    while matches!(p.raw(i), Some(WHITESPACE | COMMENT | NEWLINE)) {
-        i += 1;
-    }
+    let i = p.content_from(p.pos + 1);
     if p.raw(i) == Some(IDENT) {
         p.text_at(i)
     } else {
