@@ -411,7 +411,6 @@ impl<'t, const B: bool> Parser<'t, B> {
         let kind = token.kind;
         let start = self.offset;
         let end = start + token.len;
-        self.builder.token(kind, start, end);
         self.pos += 1;
         self.offset = end;
         if i == self.next {
@@ -420,6 +419,10 @@ impl<'t, const B: bool> Parser<'t, B> {
         if !matches!(kind, WHITESPACE | COMMENT | NEWLINE) {
             self.last_sig_end = end;
         }
+        // Last, so that nothing above is live across its calls (a new
+        // token's, a vector's growth): the common path then saves no
+        // registers.
+        self.builder.token(kind, start, end);
     }
 
     /// Places skipped trivia before the next significant token.

@@ -376,6 +376,36 @@ impl<H, T> ThinArc<H, T> {
         }
     }
 
+    /// (hclwright) Creates a `ThinArc` whose items are moved out of
+    /// `items[first..]`, each passed through `f`, leaving `items` holding
+    /// its first `first`. A parser's stack of children gives each node its
+    /// last children this way; draining them through an iterator checked
+    /// each item's presence and the tail to move back.
+    ///
+    /// Panics if `first > items.len()`. Should `f` panic, the items not yet
+    /// moved are leaked, never dropped twice.
+    #[inline]
+    pub(crate) fn from_header_and_vec_tail<S>(
+        header: H,
+        items: &mut Vec<S>,
+        first: usize,
+        mut f: impl FnMut(S) -> T,
+        placement: crate::chunk::Placement,
+    ) -> Self {
+        let num_items = items.len().checked_sub(first).expect("tail starts past the end");
+        unsafe {
+            let (ptr, current) = Self::allocate(header, num_items, placement);
+            let source = items.as_ptr().add(first);
+            // The vector gives up the tail first: from here its items are
+            // only read, each once, from a buffer nothing frees or moves.
+            items.set_len(first);
+            for i in 0..num_items {
+                ptr::write(current.add(i), f(ptr::read(source.add(i))));
+            }
+            ThinArc { ptr: ptr::NonNull::new_unchecked(ptr), phantom: PhantomData }
+        }
+    }
+
     /// (hclwright) Allocates an object for `num_items` items where
     /// `placement` says, and writes its count, header and length; returns
     /// it and where its first item goes, for the caller to write them all.

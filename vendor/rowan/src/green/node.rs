@@ -330,6 +330,43 @@ impl GreenNode {
         (GreenNode { ptr: data }, text_len)
     }
 
+    /// (hclwright) [`GreenNode::from_sized`] over `children[first..]`,
+    /// moved out of the vector (which keeps its first `first`): what a
+    /// parser's stack of children does when a node ends, without an
+    /// iterator in between.
+    ///
+    /// Panics if `first > children.len()`.
+    #[inline]
+    pub fn from_sized_tail(
+        kind: SyntaxKind,
+        children: &mut Vec<SizedChild>,
+        first: usize,
+    ) -> (GreenNode, TextSize) {
+        let mut text_len: TextSize = 0.into();
+        let data = ThinArc::from_header_and_vec_tail(
+            GreenNodeHead { kind, text_len: 0.into(), _c: Count::new() },
+            children,
+            first,
+            |SizedChild(mut child)| {
+                debug_assert_eq!(child.rel_offset(), child.as_ref().text_len());
+                let (GreenChild::Node { rel_offset, .. }
+                | GreenChild::Token { rel_offset, .. }
+                | GreenChild::Immortal { rel_offset, .. }) = &mut child;
+                let len = *rel_offset;
+                *rel_offset = text_len;
+                text_len += len;
+                child
+            },
+            crate::chunk::Placement::Carved(crate::chunk::Stream::Tree),
+        );
+        let data = {
+            let mut data = Arc::from_thin(data);
+            Arc::get_mut(&mut data).unwrap().header.text_len = text_len;
+            Arc::into_thin(data)
+        };
+        (GreenNode { ptr: data }, text_len)
+    }
+
     #[inline]
     pub(crate) fn into_raw(this: GreenNode) -> ptr::NonNull<GreenNodeData> {
         let green = ManuallyDrop::new(this);
