@@ -230,10 +230,11 @@ impl<'t, const B: bool> TreeBuilder<'t, B> {
     /// Adds the token of `kind` at `start..end` in the text to the
     /// current node.
     // Always inlined (into `Parser::bump_raw`, its one caller): with a plain
-    // `#[inline]` whether it was depended on how the crate's code happened
-    // to be split into codegen units, and an unrelated change elsewhere in
-    // the parser (session 28's shared `name_or_number`) left it out of line
-    // and cost 1.5% of a pass's instructions (callgrind, caf's `.tfvars`).
+    // `#[inline]`, whether LLVM inlined it depended on how the crate's code
+    // happened to be split into codegen units, and an unrelated change
+    // elsewhere in the parser (session 28's shared `name_or_number`) left
+    // it out of line and cost 1.5% of a pass's instructions (callgrind,
+    // caf's `.tfvars`).
     #[inline(always)]
     pub(crate) fn token(&mut self, kind: SyntaxKind, start: u32, end: u32) {
         if !B {

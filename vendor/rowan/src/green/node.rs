@@ -95,6 +95,21 @@ impl SizedChild {
         debug_assert!(token.is_immortal());
         SizedChild(GreenChild::Immortal { rel_offset: len, token: ManuallyDrop::new(token) })
     }
+    /// (hclwright) The node's entry for this child placed at `text_len`
+    /// (the length of the children before it), which then grows by the
+    /// child's length.
+    #[inline]
+    fn placed_at(self, text_len: &mut TextSize) -> GreenChild {
+        let mut child = self.0;
+        debug_assert_eq!(child.rel_offset(), child.as_ref().text_len());
+        let (GreenChild::Node { rel_offset, .. }
+        | GreenChild::Token { rel_offset, .. }
+        | GreenChild::Immortal { rel_offset, .. }) = &mut child;
+        let len = *rel_offset;
+        *rel_offset = *text_len;
+        *text_len += len;
+        child
+    }
     /// The child.
     #[inline]
     pub fn into_element(self) -> GreenElement {
@@ -306,17 +321,7 @@ impl GreenNode {
         I::IntoIter: ExactSizeIterator,
     {
         let mut text_len: TextSize = 0.into();
-        let children = children.into_iter().map(|child| {
-            let mut child = child.0;
-            debug_assert_eq!(child.rel_offset(), child.as_ref().text_len());
-            let (GreenChild::Node { rel_offset, .. }
-            | GreenChild::Token { rel_offset, .. }
-            | GreenChild::Immortal { rel_offset, .. }) = &mut child;
-            let len = *rel_offset;
-            *rel_offset = text_len;
-            text_len += len;
-            child
-        });
+        let children = children.into_iter().map(|child| child.placed_at(&mut text_len));
         let data = ThinArc::from_header_and_iter(
             GreenNodeHead { kind, text_len: 0.into(), _c: Count::new() },
             children,
@@ -347,16 +352,7 @@ impl GreenNode {
             GreenNodeHead { kind, text_len: 0.into(), _c: Count::new() },
             children,
             first,
-            |SizedChild(mut child)| {
-                debug_assert_eq!(child.rel_offset(), child.as_ref().text_len());
-                let (GreenChild::Node { rel_offset, .. }
-                | GreenChild::Token { rel_offset, .. }
-                | GreenChild::Immortal { rel_offset, .. }) = &mut child;
-                let len = *rel_offset;
-                *rel_offset = text_len;
-                text_len += len;
-                child
-            },
+            |child| child.placed_at(&mut text_len),
             crate::chunk::Placement::Carved(crate::chunk::Stream::Tree),
         );
         let data = {
