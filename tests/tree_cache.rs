@@ -45,6 +45,10 @@ fn live() -> isize {
 /// freed syntax nodes (pool.rs's `MAX_CACHED_BYTES`).
 const CACHE_BOUND: isize = 4 << 20;
 
+/// The list of a thread's spare chunks: up to 62 pointers, in a vector
+/// that grows to 64.
+const SPARE_LIST: isize = 64 * 8;
+
 /// A configuration of `n` attributes and blocks with few distinct names
 /// (so that the identifier table stays small), every kind of token the
 /// builder shares, and strings, numbers and comments of their own.
@@ -97,7 +101,7 @@ fn the_tree_cache_is_bounded_handed_back_and_safe_across_threads() {
         "the tree is large: {during} bytes"
     );
     assert!(
-        (0..=CACHE_BOUND).contains(&after_drop),
+        (0..=CACHE_BOUND + SPARE_LIST).contains(&after_drop),
         "after the drop the thread kept {after_drop} bytes"
     );
 

@@ -146,28 +146,9 @@ impl<T: ?Sized> Deref for Arc<T> {
     }
 }
 
-impl<T: ?Sized> Arc<T> {
-    /// Provides mutable access to the contents _if_ the `Arc` is uniquely owned.
-    #[inline]
-    pub(crate) fn get_mut(this: &mut Self) -> Option<&mut T> {
-        if this.is_unique() {
-            unsafe {
-                // See make_mut() for documentation of the threadsafety here.
-                Some(&mut (*this.ptr()).data)
-            }
-        } else {
-            None
-        }
-    }
-
-    /// Whether or not the `Arc` is uniquely owned (is the refcount 1?).
-    pub(crate) fn is_unique(&self) -> bool {
-        // See the extensive discussion in [1] for why this needs to be Acquire.
-        //
-        // [1] https://github.com/servo/servo/issues/21186
-        self.inner().count.load(Acquire) == 1
-    }
-}
+// (hclwright) Upstream's `get_mut` and `is_unique` are gone: a new node's
+// header is written through `ThinArc::header_mut_unshared`, and nothing
+// else used them.
 
 impl<T: ?Sized> Drop for Arc<T> {
     #[inline]
@@ -488,6 +469,94 @@ impl<H, T> ThinArc<H, T> {
     pub(crate) fn is_immortal(&self) -> bool {
         let inner = unsafe { &*self.ptr.as_ptr() };
         inner.count.load(Relaxed) == IMMORTAL
+    }
+}
+
+impl<H, T> ThinArc<H, T> {
+    /// (hclwright) The header, to write before the object is shared.
+    ///
+    /// # Safety
+    ///
+    /// This must be the only reference to the object (as it is right after
+    /// it is made): nothing else may read the header meanwhile.
+    #[inline]
+    pub(crate) unsafe fn header_mut_unshared(&mut self) -> &mut H {
+        unsafe { &mut (*self.ptr.as_ptr()).data.header }
+    }
+
+    /// (hclwright) Gives up this reference without dropping anything: if it
+    /// was the last one, the object is returned as [`Dying`], whose items
+    /// the caller moves out (each once) before freeing it. A node that
+    /// drops its subtree this way needs no call per node (see
+    /// `GreenNode`'s `Drop`).
+    #[inline]
+    pub(crate) fn into_dying(self) -> Option<Dying<H, T>> {
+        let ptr = self.ptr;
+        mem::forget(self);
+        let count = unsafe { &(*ptr.as_ptr()).count };
+        // As `Arc`'s `drop`: an immortal object is never freed, one held
+        // once is freed without the atomic decrement.
+        match count.load(Acquire) {
+            IMMORTAL => return None,
+            1 => return Some(Dying { ptr }),
+            _ => {}
+        }
+        if count.fetch_sub(1, Release) != 1 {
+            return None;
+        }
+        count.load(Acquire);
+        Some(Dying { ptr })
+    }
+}
+
+/// (hclwright) An object whose last reference is gone, still allocated:
+/// the caller moves its items out (each exactly once) and then calls
+/// [`Dying::free`], which drops the header and frees the memory without
+/// reading the items again. Forgetting one leaks it.
+pub(crate) struct Dying<H, T> {
+    ptr: ptr::NonNull<ArcInner<HeaderSlice<H, [T; 0]>>>,
+}
+
+impl<H, T> Dying<H, T> {
+    /// The items, for the caller to move out (or drop in place).
+    #[inline]
+    pub(crate) fn items(&self) -> *mut [T] {
+        let thick = thin_to_thick(self.ptr.as_ptr());
+        unsafe { ptr::addr_of_mut!((*thick).data.slice) }
+    }
+
+    /// Makes `self` the head of a list of dying objects whose rest is
+    /// `rest`: the link is kept in the object's own reference count, which
+    /// nothing reads any more. A list of any length needs no memory of its
+    /// own.
+    #[inline]
+    pub(crate) fn push_onto(self, rest: Option<Dying<H, T>>) -> Dying<H, T> {
+        let next = rest.map_or(ptr::null_mut(), |rest| rest.ptr.as_ptr());
+        unsafe { (*self.ptr.as_ptr()).count.store(next as usize, Relaxed) };
+        self
+    }
+
+    /// The rest of the list `self` heads (see [`Dying::push_onto`]); `self`
+    /// must have been pushed.
+    #[inline]
+    pub(crate) fn rest(&self) -> Option<Dying<H, T>> {
+        let next = unsafe { (*self.ptr.as_ptr()).count.load(Relaxed) };
+        ptr::NonNull::new(next as *mut ArcInner<HeaderSlice<H, [T; 0]>>).map(|ptr| Dying { ptr })
+    }
+
+    /// Drops the header and frees the object.
+    ///
+    /// # Safety
+    ///
+    /// Every item has been moved out (or needs no drop).
+    #[inline]
+    pub(crate) unsafe fn free(self) {
+        let thick = thin_to_thick(self.ptr.as_ptr());
+        unsafe {
+            let layout = Layout::for_value(&*thick);
+            ptr::drop_in_place(ptr::addr_of_mut!((*thick).data.header));
+            crate::chunk::release(thick as *mut u8, layout);
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use std::{
 use countme::Count;
 
 use crate::{
-    arc::{Arc, HeaderSlice, ThinArc},
+    arc::{Arc, Dying, HeaderSlice, ThinArc},
     green::{GreenElement, GreenElementRef, SyntaxKind},
     utility_types::static_assert,
     GreenToken, NodeOrToken, TextRange, TextSize,
@@ -141,7 +141,62 @@ impl PartialEq for GreenNodeData {
 #[derive(Clone, PartialEq, Eq, Hash)]
 #[repr(transparent)]
 pub struct GreenNode {
-    ptr: ThinArc<GreenNodeHead, GreenChild>,
+    /// (hclwright) Dropped by `GreenNode`'s own `Drop`, which frees a
+    /// subtree without a call per node.
+    ptr: ManuallyDrop<ThinArc<GreenNodeHead, GreenChild>>,
+}
+
+impl Drop for GreenNode {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: the field is not used again.
+        let ptr = unsafe { ManuallyDrop::take(&mut self.ptr) };
+        if let Some(dying) = ptr.into_dying() {
+            tear_down(dying);
+        }
+    }
+}
+
+/// (hclwright) Frees a node whose last reference is gone, and with it every
+/// descendant that nothing else holds, without a call per node (upstream's
+/// drop recursed through each child's `drop`, saving and restoring
+/// registers at every node, and as deep as the tree). The nodes still to
+/// free are a list linked through their own reference counts (see
+/// `Dying::push_onto`), so no tree, however deep or wide, needs more stack
+/// or any memory to be freed.
+#[inline(never)]
+fn tear_down(root: Dying<GreenNodeHead, GreenChild>) {
+    let mut node = root;
+    let mut pending: Option<Dying<GreenNodeHead, GreenChild>> = None;
+    loop {
+        // SAFETY: the node's last reference is gone: its children are ours
+        // to move out, each once, and the node is freed below without
+        // reading them again.
+        for child in unsafe { &mut *node.items() } {
+            match child {
+                GreenChild::Node { node: child, .. } => {
+                    // SAFETY: the child's reference moves here (its entry
+                    // is not dropped).
+                    let arc = unsafe { ptr::read(&*child.ptr) };
+                    if let Some(dying) = arc.into_dying() {
+                        pending = Some(dying.push_onto(pending));
+                    }
+                }
+                // SAFETY: as above, the token is dropped once.
+                GreenChild::Token { token, .. } => unsafe { ptr::drop_in_place(token) },
+                GreenChild::Immortal { .. } => {}
+            }
+        }
+        // SAFETY: every child was moved out above.
+        unsafe { node.free() };
+        match pending {
+            Some(head) => {
+                pending = head.rest();
+                node = head;
+            }
+            None => return,
+        }
+    }
 }
 
 impl ToOwned for GreenNodeData {
@@ -327,12 +382,10 @@ impl GreenNode {
             children,
             crate::chunk::Placement::Carved(crate::chunk::Stream::Tree),
         );
-        let data = {
-            let mut data = Arc::from_thin(data);
-            Arc::get_mut(&mut data).unwrap().header.text_len = text_len;
-            Arc::into_thin(data)
-        };
-        (GreenNode { ptr: data }, text_len)
+        let mut data = data;
+        // SAFETY: the node was just made; nothing else holds it.
+        unsafe { data.header_mut_unshared() }.text_len = text_len;
+        (GreenNode { ptr: ManuallyDrop::new(data) }, text_len)
     }
 
     /// (hclwright) [`GreenNode::from_sized`] over `children[first..]`,
@@ -355,12 +408,10 @@ impl GreenNode {
             |child| child.placed_at(&mut text_len),
             crate::chunk::Placement::Carved(crate::chunk::Stream::Tree),
         );
-        let data = {
-            let mut data = Arc::from_thin(data);
-            Arc::get_mut(&mut data).unwrap().header.text_len = text_len;
-            Arc::into_thin(data)
-        };
-        (GreenNode { ptr: data }, text_len)
+        let mut data = data;
+        // SAFETY: the node was just made; nothing else holds it.
+        unsafe { data.header_mut_unshared() }.text_len = text_len;
+        (GreenNode { ptr: ManuallyDrop::new(data) }, text_len)
     }
 
     #[inline]
@@ -374,7 +425,7 @@ impl GreenNode {
     pub(crate) unsafe fn from_raw(ptr: ptr::NonNull<GreenNodeData>) -> GreenNode {
         let arc = Arc::from_raw(&ptr.as_ref().data as *const ReprThin);
         let arc = mem::transmute::<Arc<ReprThin>, ThinArc<GreenNodeHead, GreenChild>>(arc);
-        GreenNode { ptr: arc }
+        GreenNode { ptr: ManuallyDrop::new(arc) }
     }
 }
 
