@@ -19,52 +19,13 @@ use crate::syntax_kind::SyntaxNode;
 pub struct Parse {
     green: GreenNode,
     errors: Vec<SyntaxError>,
-    /// The deepest nesting of the text, in levels.
-    deepest: u32,
-}
-
-/// Nesting up to which a tree is freed on the thread's own stack.
-pub(crate) const SHALLOW: u32 = 512;
-
-impl Drop for Parse {
-    /// Freeing a tree recurses once per level of nesting (in rowan): a
-    /// deeply nested one is freed on a stack of its own, sized for it, so
-    /// that dropping a parse never overflows the stack of a small thread.
-    fn drop(&mut self) {
-        if self.deepest > SHALLOW {
-            drop_deep(
-                std::mem::replace(&mut self.green, empty_green()),
-                self.deepest,
-            );
-        }
-    }
-}
-
-/// A node with no children, to put in place of a tree being freed.
-pub(crate) fn empty_green() -> GreenNode {
-    GreenNode::new(crate::syntax_kind::SyntaxKind::ERROR.into(), [])
-}
-
-/// Frees `tree`, which holds a tree nested `deepest` levels deep: on a
-/// stack of its own when it is deep (freeing recurses once per level).
-pub(crate) fn drop_deep<T>(tree: T, deepest: u32) {
-    if deepest <= SHALLOW {
-        drop(tree);
-        return;
-    }
-    let stack = (deepest as usize).saturating_mul(4096) + (1 << 20);
-    stacker::grow(stack, move || drop(tree));
 }
 
 impl Parse {
     pub(crate) fn new(text: &str, entry: Entry) -> Parse {
-        let (green, errors, deepest) = parse_text(text, entry, true);
+        let (green, errors) = parse_text(text, entry, true);
         let green = green.expect("a tree is built");
-        Parse {
-            green,
-            errors,
-            deepest,
-        }
+        Parse { green, errors }
     }
 
     /// The root of the tree. Its text is exactly the parsed input.

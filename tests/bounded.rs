@@ -192,7 +192,8 @@ fn rendering_many_errors_on_one_long_line_stays_linear() {
 }
 
 /// As deep as terraform takes, on a small stack: no error, lossless, and
-/// the tree is freed without overflowing (on a stack of its own).
+/// the tree is freed without overflowing (rowan, as carried, frees a tree
+/// in one loop).
 #[test]
 fn terraform_depths_parse_cleanly() {
     for (open, close) in [("(", ")"), ("[", "]"), ("\"${", "}\""), ("{a = ", "}")] {

@@ -134,22 +134,9 @@ pub struct Document {
     /// For a part of a file being edited alone (see [`scope`]): where it
     /// was cut.
     cuts: Option<Cuts>,
-    /// The deepest nesting of the parsed text, in levels (see
-    /// [`crate::Parse`]'s drop): a deeply nested tree is freed on a stack
-    /// of its own.
-    deepest: u32,
     /// For a part of a file that gets a new top-level item: the layout
     /// of the whole file's top level.
     top_layout: Option<primitives::body::TopLayout>,
-}
-
-impl Drop for Document {
-    fn drop(&mut self) {
-        if self.deepest > crate::parse::SHALLOW {
-            let tree = std::mem::replace(&mut self.tree, Tree::new(crate::parse::empty_green()));
-            crate::parse::drop_deep(tree, self.deepest);
-        }
-    }
 }
 
 impl Document {
@@ -192,7 +179,6 @@ impl Document {
             tracker,
             crlf,
             cuts: None,
-            deepest: checked.deepest,
             top_layout: None,
         })
     }

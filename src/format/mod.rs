@@ -178,7 +178,7 @@ fn lay_out<'a>(text: &'a str, options: &FormatOptions) -> Result<Planned<'a>, Fo
     let lexed = crate::lexer::tokenize(text);
     let needs_tree =
         options.profile == Profile::Terraform && terraform::may_normalize(text, &lexed.tokens);
-    let (_, errors, tokens, _) =
+    let (_, errors, tokens) =
         crate::parser::parse_lexed(text, lexed, crate::parser::Entry::File, false);
     if !errors.is_empty() {
         crate::lexer::recycle(tokens);

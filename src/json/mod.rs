@@ -51,18 +51,6 @@ use crate::syntax_kind::SyntaxNode;
 pub struct JsonParse {
     green: GreenNode,
     errors: Vec<SyntaxError>,
-    deepest: u32,
-}
-
-impl Drop for JsonParse {
-    fn drop(&mut self) {
-        if self.deepest > crate::parse::SHALLOW {
-            crate::parse::drop_deep(
-                std::mem::replace(&mut self.green, crate::parse::empty_green()),
-                self.deepest,
-            );
-        }
-    }
 }
 
 /// `s` as a JSON string literal, escaping only what JSON requires (`"`,
@@ -81,11 +69,10 @@ pub fn quote(s: &str) -> String {
 
 /// Parses JSON text into a lossless tree; never fails.
 pub fn parse(text: &str) -> JsonParse {
-    let (green, errors, deepest) = parser::parse::<true>(text);
+    let (green, errors) = parser::parse::<true>(text);
     JsonParse {
         green: green.expect("a tree is built"),
         errors,
-        deepest,
     }
 }
 

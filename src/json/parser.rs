@@ -47,14 +47,11 @@ struct Parser<'t, const B: bool> {
     stack: Vec<Frame>,
     /// Objects and arrays open (members are not levels).
     depth: u32,
-    deepest: u32,
 }
 
-/// Parses JSON text: the tree (when `B`), the errors sorted by position,
-/// and the deepest nesting.
-pub(crate) fn parse<const B: bool>(
-    text: &str,
-) -> (Option<rowan::GreenNode>, Vec<SyntaxError>, u32) {
+/// Parses JSON text: the tree (when `B`) and the errors sorted by
+/// position.
+pub(crate) fn parse<const B: bool>(text: &str) -> (Option<rowan::GreenNode>, Vec<SyntaxError>) {
     let mut p = Parser::<B> {
         text,
         lexer: Lexer::new(text),
@@ -64,7 +61,6 @@ pub(crate) fn parse<const B: bool>(
         errors: Vec::new(),
         stack: Vec::new(),
         depth: 0,
-        deepest: 0,
     };
     p.builder.start_node(JSON_FILE);
     if p.peek_raw() == Some(BOM) {
@@ -123,7 +119,7 @@ pub(crate) fn parse<const B: bool>(
     let mut errors = p.errors;
     errors.sort_by_key(|e| e.range.start());
     SyntaxError::fill_positions(&mut errors, text);
-    (green, errors, p.deepest)
+    (green, errors)
 }
 
 /// True for the tokens a value can start with.
@@ -253,7 +249,6 @@ impl<'t, const B: bool> Parser<'t, B> {
                     Frame::Array(After::Open)
                 });
                 self.depth += 1;
-                self.deepest = self.deepest.max(self.depth);
             }
             Some(JSON_STRING | JSON_NUMBER | JSON_WORD) => {
                 self.scalar();

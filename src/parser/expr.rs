@@ -112,7 +112,6 @@ fn lone_atom<const B: bool>(p: &mut Parser<'_, B>) -> bool {
     if p.nth(len).is_some_and(continues_term) {
         return false;
     }
-    p.deepest = p.deepest.max(p.depth + 1);
     if current == Some(OPEN_QUOTE) {
         template::quoted(p);
     } else {
@@ -175,8 +174,6 @@ fn binary<const B: bool>(p: &mut Parser<'_, B>, min: u8) {
             p.error_at(range, "expression is too long: too many chained operators");
             break;
         }
-        // Each link wraps the chain so far: one level deeper in the tree.
-        p.deepest = p.deepest.max(p.depth + links + 1);
         p.start_at(cp, BINARY);
         p.bump();
         if can_start_expr(p.current()) {
@@ -246,7 +243,6 @@ fn postfix<const B: bool>(p: &mut Parser<'_, B>) {
             p.error_at(range, "expression is too long: too many chained traversals");
             break;
         }
-        p.deepest = p.deepest.max(p.depth + links + 1);
         p.start_at(cp, kind);
         if p.at(DOT) {
             p.bump();

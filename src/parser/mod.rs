@@ -73,7 +73,7 @@ pub(crate) fn parse_text(
     text: &str,
     entry: Entry,
     build: bool,
-) -> (Option<GreenNode>, Vec<SyntaxError>, u32) {
+) -> (Option<GreenNode>, Vec<SyntaxError>) {
     let start = if entry == Entry::Template {
         StartMode::Template
     } else {
@@ -86,9 +86,9 @@ pub(crate) fn parse_text(
             upstream_compat: false,
         },
     );
-    let (green, errors, tokens, deepest) = parse_lexed(text, lexed, entry, build);
+    let (green, errors, tokens) = parse_lexed(text, lexed, entry, build);
     crate::lexer::recycle(tokens);
-    (green, errors, deepest)
+    (green, errors)
 }
 
 /// A top-level attribute or block as the checking parse saw it: enough
@@ -114,12 +114,11 @@ pub(crate) struct TopItem {
     pub value_end: u32,
 }
 
-/// A configuration file checked without building its tree: the errors,
-/// the top-level items and the deepest nesting.
+/// A configuration file checked without building its tree: the errors
+/// and the top-level items.
 pub(crate) struct TopLevel {
     pub errors: Vec<SyntaxError>,
     pub items: Vec<TopItem>,
-    pub deepest: u32,
 }
 
 /// Checks `text` as a configuration file like [`parse_text`] without a
@@ -132,13 +131,12 @@ pub(crate) fn parse_top_level(text: &str) -> TopLevel {
             upstream_compat: false,
         },
     );
-    let (_, errors, tokens, deepest, items) =
+    let (_, errors, tokens, items) =
         parse_tokens_with::<false>(text, lexed, Entry::File, Some(Vec::new()));
     crate::lexer::recycle(tokens);
     TopLevel {
         errors,
         items: items.unwrap_or_default(),
-        deepest,
     }
 }
 
@@ -151,7 +149,7 @@ pub(crate) fn parse_lexed(
     lexed: Lexed,
     entry: Entry,
     build: bool,
-) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>, u32) {
+) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>) {
     if build {
         parse_tokens::<true>(text, lexed, entry)
     } else {
@@ -165,13 +163,13 @@ fn parse_tokens<const B: bool>(
     text: &str,
     lexed: Lexed,
     entry: Entry,
-) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>, u32) {
-    let (green, errors, tokens, deepest, _) = parse_tokens_with::<B>(text, lexed, entry, None);
-    (green, errors, tokens, deepest)
+) -> (Option<GreenNode>, Vec<SyntaxError>, Vec<Token>) {
+    let (green, errors, tokens, _) = parse_tokens_with::<B>(text, lexed, entry, None);
+    (green, errors, tokens)
 }
 
-/// The tree and errors of [`parse_tokens`], the tokens, the deepest
-/// nesting, and the top-level items when `top` is given (a list to fill).
+/// The tree and errors of [`parse_tokens`], the tokens, and the top-level
+/// items when `top` is given (a list to fill).
 #[allow(clippy::type_complexity)]
 fn parse_tokens_with<const B: bool>(
     text: &str,
@@ -182,7 +180,6 @@ fn parse_tokens_with<const B: bool>(
     Option<GreenNode>,
     Vec<SyntaxError>,
     Vec<Token>,
-    u32,
     Option<Vec<TopItem>>,
 ) {
     let mut p = Parser {
@@ -194,7 +191,6 @@ fn parse_tokens_with<const B: bool>(
         errors: Vec::new(),
         nl_significant: true,
         depth: 0,
-        deepest: 0,
         next: 0,
         next_start: 0,
         last_sig_end: 0,
@@ -224,9 +220,8 @@ fn parse_tokens_with<const B: bool>(
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     errors.dedup_by(|a, b| a.range == b.range && a.message == b.message);
     SyntaxError::fill_positions(&mut errors, text);
-    let deepest = p.deepest;
     let top = p.top;
-    (green, errors, lexed.tokens, deepest, top)
+    (green, errors, lexed.tokens, top)
 }
 
 /// The parser state; `B` is true when a tree is built.
@@ -244,8 +239,6 @@ pub(crate) struct Parser<'t, const B: bool> {
     nl_significant: bool,
     /// Current nesting depth, see [`MAX_DEPTH`].
     depth: u32,
-    /// The deepest nesting met.
-    deepest: u32,
     /// Raw index of the next significant token at or after `pos` (or
     /// `tokens.len()`), kept up to date as `pos` and `nl_significant`
     /// change.
@@ -609,7 +602,6 @@ impl<'t, const B: bool> Parser<'t, B> {
     #[inline]
     fn enter(&mut self) {
         self.depth += 1;
-        self.deepest = self.deepest.max(self.depth);
     }
 
     /// True if the nesting limit is reached; reports it and wraps the next

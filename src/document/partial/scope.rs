@@ -196,7 +196,6 @@ impl Document {
             tracker: Tracker::new(text),
             crlf: self.crlf,
             cuts: Some(Cuts::default()),
-            deepest: self.deepest,
             top_layout: None,
         }
     }
@@ -265,7 +264,6 @@ impl Document {
             tracker: Tracker::new(text.clone()),
             crlf: self.crlf,
             cuts: Some(cuts),
-            deepest: self.deepest,
             top_layout,
         };
         let done = op(&mut part).ok()?;
