@@ -153,48 +153,58 @@ impl<T: ?Sized> Deref for Arc<T> {
 impl<T: ?Sized> Drop for Arc<T> {
     #[inline]
     fn drop(&mut self) {
-        // (hclwright) An immortal object is never freed; one held once is
-        // freed without the atomic decrement.
-        match self.inner().count.load(Acquire) {
-            IMMORTAL => return,
-            1 => {
-                unsafe { self.drop_slow() };
-                return;
-            }
-            _ => {}
-        }
-        // Because `fetch_sub` is already atomic, we do not need to synchronize
-        // with other threads unless we are going to delete the object.
-        if self.inner().count.fetch_sub(1, Release) != 1 {
-            return;
-        }
-
-        // FIXME(bholley): Use the updated comment when [2] is merged.
-        //
-        // This load is needed to prevent reordering of use of the data and
-        // deletion of the data.  Because it is marked `Release`, the decreasing
-        // of the reference count synchronizes with this `Acquire` load. This
-        // means that use of the data happens before decreasing the reference
-        // count, which happens before this load, which happens before the
-        // deletion of the data.
-        //
-        // As explained in the [Boost documentation][1],
-        //
-        // > It is important to enforce any possible access to the object in one
-        // > thread (through an existing reference) to *happen before* deleting
-        // > the object in a different thread. This is achieved by a "release"
-        // > operation after dropping a reference (any access to the object
-        // > through this reference must obviously happened before), and an
-        // > "acquire" operation before deleting the object.
-        //
-        // [1]: (www.boost.org/doc/libs/1_55_0/doc/html/atomic/usage_examples.html)
-        // [2]: https://github.com/rust-lang/rust/pull/41714
-        self.inner().count.load(Acquire);
-
-        unsafe {
-            self.drop_slow();
+        // (hclwright) The count's part is `gives_up_last`, shared with
+        // `ThinArc::into_dying`.
+        if unsafe { gives_up_last(&self.inner().count) } {
+            unsafe { self.drop_slow() };
         }
     }
+}
+
+/// (hclwright) Gives up one reference counted by `count` and says whether
+/// it was the last, the object then to be freed. An immortal object is
+/// never freed; one held once is freed without the atomic decrement (no
+/// other reference exists to clone it meanwhile, and there are no weak
+/// references).
+///
+/// # Safety
+///
+/// The caller held a reference, and no longer uses it.
+#[inline]
+unsafe fn gives_up_last(count: &atomic::AtomicUsize) -> bool {
+    match count.load(Acquire) {
+        IMMORTAL => return false,
+        1 => return true,
+        _ => {}
+    }
+    // Because `fetch_sub` is already atomic, we do not need to synchronize
+    // with other threads unless we are going to delete the object.
+    if count.fetch_sub(1, Release) != 1 {
+        return false;
+    }
+
+    // FIXME(bholley): Use the updated comment when [2] is merged.
+    //
+    // This load is needed to prevent reordering of use of the data and
+    // deletion of the data.  Because it is marked `Release`, the decreasing
+    // of the reference count synchronizes with this `Acquire` load. This
+    // means that use of the data happens before decreasing the reference
+    // count, which happens before this load, which happens before the
+    // deletion of the data.
+    //
+    // As explained in the [Boost documentation][1],
+    //
+    // > It is important to enforce any possible access to the object in one
+    // > thread (through an existing reference) to *happen before* deleting
+    // > the object in a different thread. This is achieved by a "release"
+    // > operation after dropping a reference (any access to the object
+    // > through this reference must obviously happened before), and an
+    // > "acquire" operation before deleting the object.
+    //
+    // [1]: (www.boost.org/doc/libs/1_55_0/doc/html/atomic/usage_examples.html)
+    // [2]: https://github.com/rust-lang/rust/pull/41714
+    count.load(Acquire);
+    true
 }
 
 impl<T: ?Sized + PartialEq> PartialEq for Arc<T> {
@@ -493,19 +503,8 @@ impl<H, T> ThinArc<H, T> {
     pub(crate) fn into_dying(self) -> Option<Dying<H, T>> {
         let ptr = self.ptr;
         mem::forget(self);
-        let count = unsafe { &(*ptr.as_ptr()).count };
-        // As `Arc`'s `drop`: an immortal object is never freed, one held
-        // once is freed without the atomic decrement.
-        match count.load(Acquire) {
-            IMMORTAL => return None,
-            1 => return Some(Dying { ptr }),
-            _ => {}
-        }
-        if count.fetch_sub(1, Release) != 1 {
-            return None;
-        }
-        count.load(Acquire);
-        Some(Dying { ptr })
+        // SAFETY: this reference is given up here.
+        unsafe { gives_up_last(&(*ptr.as_ptr()).count) }.then_some(Dying { ptr })
     }
 }
 

@@ -382,7 +382,15 @@ impl GreenNode {
             children,
             crate::chunk::Placement::Carved(crate::chunk::Stream::Tree),
         );
-        let mut data = data;
+        GreenNode::made(data, text_len)
+    }
+
+    /// (hclwright) The node just made as `data`, its text length written.
+    #[inline]
+    fn made(
+        mut data: ThinArc<GreenNodeHead, GreenChild>,
+        text_len: TextSize,
+    ) -> (GreenNode, TextSize) {
         // SAFETY: the node was just made; nothing else holds it.
         unsafe { data.header_mut_unshared() }.text_len = text_len;
         (GreenNode { ptr: ManuallyDrop::new(data) }, text_len)
@@ -408,10 +416,7 @@ impl GreenNode {
             |child| child.placed_at(&mut text_len),
             crate::chunk::Placement::Carved(crate::chunk::Stream::Tree),
         );
-        let mut data = data;
-        // SAFETY: the node was just made; nothing else holds it.
-        unsafe { data.header_mut_unshared() }.text_len = text_len;
-        (GreenNode { ptr: ManuallyDrop::new(data) }, text_len)
+        GreenNode::made(data, text_len)
     }
 
     #[inline]
