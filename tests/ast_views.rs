@@ -45,6 +45,10 @@ fn body_items_attributes_blocks_and_comments() {
     let b = body.blocks_of_type("b").next().unwrap();
     let labels: Vec<_> = b.labels().map(|l| (l.value(), l.is_quoted())).collect();
     assert_eq!(labels, [("x".to_string(), true), ("y".to_string(), false)]);
+    let escaped = hclwright::parse("b \"a\\\"b\\u00e9\" \"\" {\n}\n");
+    let escaped = escaped.body().unwrap().blocks_of_type("b").next().unwrap();
+    let labels: Vec<String> = escaped.labels().map(|l| l.value()).collect();
+    assert_eq!(labels, ["a\"b\u{e9}", ""]);
     assert!(!b.is_single_line());
     assert_eq!(
         b.body()

@@ -207,13 +207,17 @@ impl BlockLabel {
     /// The label's value: the identifier, or the string with escapes
     /// decoded.
     pub fn value(&self) -> String {
-        if let Some(ident) = token(&self.0, IDENT) {
-            return ident.text().to_string();
-        }
+        use rowan::Language;
+        // Read from the green tree: no syntax token made per child.
         let mut out = String::new();
-        for t in self.0.children_with_tokens().filter_map(|e| e.into_token()) {
-            if t.kind() == TEMPLATE_LITERAL {
-                out.push_str(&super::template::decode_quoted(t.text()));
+        for t in self.0.green().children().filter_map(|e| e.into_token()) {
+            match crate::syntax_kind::HclLanguage::kind_from_raw(t.kind()) {
+                IDENT => return t.text().to_string(),
+                TEMPLATE_LITERAL if out.is_empty() => {
+                    out = super::template::decode_quoted(t.text());
+                }
+                TEMPLATE_LITERAL => out.push_str(&super::template::decode_quoted(t.text())),
+                _ => {}
             }
         }
         out

@@ -15,7 +15,7 @@ use crate::ast::{self, AstNode, Expr};
 use crate::syntax_kind::SyntaxKind::*;
 use smol_str::SmolStr;
 use std::collections::BTreeMap;
-use text_size::TextRange;
+use text_size::{TextRange, TextSize};
 
 /// The result of evaluating an expression: a value (unknown where parts
 /// failed) and every problem found.
@@ -168,6 +168,58 @@ fn range(e: &Expr) -> TextRange {
 /// down the tree (iteratively: rowan's own `first_token` recurses).
 pub(crate) fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
     let range = node.text_range();
+    // Read from the green tree along the node's two edges, without a
+    // syntax node made per level; a subtree of trivia alone on the way
+    // (rare) is left to the walk below.
+    let green = node.green();
+    if let (Some(lead), Some(trail)) = (
+        green_edge_trivia(green, true),
+        green_edge_trivia(green, false),
+    ) {
+        return if lead + trail <= range.len() {
+            TextRange::new(range.start() + lead, range.end() - trail)
+        } else {
+            range
+        };
+    }
+    trimmed_range_by_tokens(node, range)
+}
+
+/// The length of the trivia at one edge of `green` (the start if `first`),
+/// found by going down that edge; `None` if it meets a node holding
+/// trivia alone (the caller walks the tokens then) or the node is all
+/// trivia.
+fn green_edge_trivia(green: &rowan::GreenNodeData, first: bool) -> Option<TextSize> {
+    use crate::syntax_kind::HclLanguage;
+    use rowan::{Language, NodeOrToken};
+    let mut trivia = TextSize::from(0);
+    let mut node = green;
+    'down: loop {
+        let mut children = node.children();
+        while let Some(child) = if first {
+            children.next()
+        } else {
+            children.next_back()
+        } {
+            match child {
+                NodeOrToken::Token(t) => {
+                    if !HclLanguage::kind_from_raw(t.kind()).is_trivia() {
+                        return Some(trivia);
+                    }
+                    trivia += t.text_len();
+                }
+                NodeOrToken::Node(n) => {
+                    node = n;
+                    continue 'down;
+                }
+            }
+        }
+        return None;
+    }
+}
+
+/// [`trimmed_range`] by walking tokens, across subtrees.
+fn trimmed_range_by_tokens(node: &crate::SyntaxNode, range: TextRange) -> TextRange {
     let edge = |first: bool| -> Option<crate::SyntaxToken> {
         let mut current = node.clone();
         loop {
@@ -1749,6 +1801,63 @@ mod tests {
             Ok(v) => console_string(&v),
             Err(d) => format!("error: {}", d[0].message()),
         }
+    }
+
+    /// The trimmed range read from the green tree's edges is the one the
+    /// token walk gives, for every node of the fixtures and of inputs with
+    /// trivia at the edges of nodes (comments, blank lines, nodes of
+    /// trivia alone, empty nodes, broken input).
+    #[test]
+    fn trimmed_range_from_the_green_edges_is_the_token_walks() {
+        let mut texts: Vec<String> = [
+            "a = 1\n",
+            "# lead\na = 1 # trail\n\n",
+            "/* x */ a = [ /* in */ 1, 2 /* end */ ] // after\n",
+            "b {\n  # only a comment\n}\n",
+            "b {}\nc \"l\" {\n\n}\n",
+            "a = <<EOT\n  x\n  EOT\n",
+            "a = {\n  # c\n}\n",
+            "a = ( # c\n  1\n)\n",
+            "a = \"${ /* c */ x }\"\n",
+            "a = [for x in y : x if /* c */ x]\n",
+            "a = = 1\n}}} b {\n",
+            "a = f(\n  # c\n)\n",
+            "",
+            "  \n# only\n",
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut dirs = vec![root];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path
+                    .extension()
+                    .is_some_and(|e| e == "hcl" || e == "tf" || e == "tfvars")
+                {
+                    texts.push(std::fs::read_to_string(&path).unwrap_or_default());
+                }
+            }
+        }
+        let mut nodes = 0;
+        for text in &texts {
+            let parse = crate::parse(text);
+            for node in parse.syntax().descendants() {
+                nodes += 1;
+                assert_eq!(
+                    trimmed_range(&node),
+                    trimmed_range_by_tokens(&node, node.text_range()),
+                    "{:?} {:?} in {text:?}",
+                    node.kind(),
+                    node.text_range()
+                );
+            }
+        }
+        assert!(nodes > 5_000, "{nodes} nodes checked");
     }
 
     /// `var.x` at the root of a traversal reads `var` in place: the same

@@ -15,7 +15,7 @@ use super::reference_check::{
 use super::types::Type;
 use super::value::Value;
 use crate::ast::{AstNode, Expr};
-use crate::model::{Body, Expression, Schema};
+use crate::model::{Attribute, Body, Expression, Schema};
 use smol_str::SmolStr;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -208,7 +208,9 @@ impl Module {
                 let body = &block.body;
                 match (block.type_name.as_str(), block.labels.as_slice()) {
                     ("variable", [name]) => {
-                        let constraint = match body.attribute("type") {
+                        let [type_attr, default, nullable, sensitive] =
+                            body.attributes_named(["type", "default", "nullable", "sensitive"]);
+                        let constraint = match type_attr {
                             Some(a) => match type_constraint(&a.expr) {
                                 Ok(c) => Some(c),
                                 Err(message) => {
@@ -225,14 +227,13 @@ impl Module {
                             },
                             None => None,
                         };
-                        let keyword =
-                            |name: &str| body.attribute(name).and_then(|a| a.expr.as_keyword());
+                        let keyword = |a: Option<Attribute>| a.and_then(|a| a.expr.as_keyword());
                         let decl = VariableDecl {
                             file: i,
                             constraint,
-                            default: body.attribute("default").map(|a| a.expr),
-                            nullable: keyword("nullable").is_none_or(|k| k != "false"),
-                            sensitive: keyword("sensitive").is_some_and(|k| k == "true"),
+                            default: default.map(|a| a.expr),
+                            nullable: keyword(nullable).is_none_or(|k| k != "false"),
+                            sensitive: keyword(sensitive).is_some_and(|k| k == "true"),
                             def_range: block.type_range.cover(
                                 block
                                     .label_ranges

@@ -240,6 +240,27 @@ impl Body {
         }
     }
 
+    /// The attributes `names`, as [`attribute`](Self::attribute) finds each,
+    /// in one pass over a native body.
+    pub(crate) fn attributes_named<const N: usize>(
+        &self,
+        names: [&str; N],
+    ) -> [Option<Attribute>; N] {
+        match &self.kind {
+            BodyKind::Native(body, _) => {
+                let mut found = native::attributes_named(body.as_ref(), names);
+                // Hidden names are not found (as `attribute` says).
+                for (slot, name) in found.iter_mut().zip(names) {
+                    if self.hidden.contains(name) {
+                        *slot = None;
+                    }
+                }
+                found
+            }
+            BodyKind::Json(_) | BodyKind::Empty => names.map(|name| self.attribute(name)),
+        }
+    }
+
     /// [`partial_content`](Self::partial_content) without the rest of the
     /// body, for a caller that reads nothing else from it.
     pub(crate) fn partial_content_only(&self, schema: &Schema) -> (Content, Vec<Diagnostic>) {
@@ -343,5 +364,35 @@ fn json_objects(value: &JsonValue, diagnostics: &mut Vec<Diagnostic>) -> Vec<Jso
             ));
             Vec::new()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One pass finds what `attribute` finds for each name: the first
+    /// attribute with a value, none for a hidden or absent name.
+    #[test]
+    fn attributes_named_finds_what_attribute_finds() {
+        let parse = crate::parse(
+            "type = string\ntype = number\ndefault =\ndefault = 2\nhidden = 1\nb {\n  x = 1\n}\n",
+        );
+        let (_, rest, _) =
+            Body::from_native(&parse).partial_content(&Schema::new().attribute("hidden"));
+        let names = ["type", "default", "hidden", "absent", "x"];
+        let found = rest.attributes_named(names);
+        for (name, found) in names.iter().zip(&found) {
+            assert_eq!(found, &rest.attribute(name), "{name}");
+        }
+        let text = |a: &Option<Attribute>| a.as_ref().map(|a| a.expr.range());
+        assert_eq!(text(&found[0]), text(&rest.attribute("type")));
+        assert!(found[0].is_some() && found[1].is_some());
+        assert!(found[2].is_none() && found[3].is_none() && found[4].is_none());
+        let json = crate::json::parse(r#"{"type": "string", "default": 1}"#);
+        let body = Body::from_json(&json);
+        let found = body.attributes_named(["type", "default", "absent"]);
+        assert_eq!(found[1].as_ref().map(|a| a.name.as_str()), Some("default"));
+        assert!(found[0].is_some() && found[2].is_none());
     }
 }

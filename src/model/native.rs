@@ -26,6 +26,36 @@ pub(super) fn attribute_named(body: &ast::Body, name: &str) -> Option<Attribute>
         .find_map(|a| attribute(&a))
 }
 
+/// For each of `names`, the first attribute of `body` with that name
+/// (as [`attribute_named`] finds it), in one pass over the body.
+pub(super) fn attributes_named<const N: usize>(
+    body: Option<&ast::Body>,
+    names: [&str; N],
+) -> [Option<Attribute>; N] {
+    let mut found = [const { None }; N];
+    let Some(body) = body else { return found };
+    let mut left = N;
+    for a in body.attributes() {
+        let Some(i) = a
+            .name_token()
+            .and_then(|t| names.iter().position(|n| *n == t.text()))
+        else {
+            continue;
+        };
+        if found[i].is_some() {
+            continue;
+        }
+        if let Some(attr) = attribute(&a) {
+            found[i] = Some(attr);
+            left -= 1;
+            if left == 0 {
+                break;
+            }
+        }
+    }
+    found
+}
+
 pub(super) fn content(
     body: Option<&ast::Body>,
     missing_at: TextRange,
