@@ -12,6 +12,7 @@ use super::expr::{Evaluation, evaluate};
 use super::reference_check::{
     Declared, known_use, problems_of_every_reference, reference_problems,
 };
+use super::shared::{Entries, Pairs};
 use super::types::Type;
 use super::value::Value;
 use crate::ast::{AstNode, Expr};
@@ -134,10 +135,15 @@ pub struct Module {
     /// Problems with the files, the variables' values or a local's
     /// expression (by local name: see [`Module::diagnostics_for`]).
     pub diagnostics: Vec<FileDiagnostic>,
-    local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>>,
-    local_refs: BTreeMap<String, Vec<String>>,
-    /// The variables each local refers to directly.
-    local_var_refs: BTreeMap<String, Vec<String>>,
+    /// The problems of each local's own expression, by index in
+    /// `declared.locals`.
+    local_diagnostics: Vec<Vec<FileDiagnostic>>,
+    /// The declared locals each local refers to directly (indices in
+    /// `declared.locals`).
+    local_refs: Vec<Vec<u32>>,
+    /// The declared variables each local refers to directly (indices in
+    /// `declared.variables`).
+    local_var_refs: Vec<Vec<u32>>,
     /// The failed validation rules of each variable.
     variable_diagnostics: BTreeMap<String, Vec<FileDiagnostic>>,
     declared: Declared,
@@ -554,48 +560,35 @@ impl Module {
             ctx.set_variable("module", unknown_names(&modules));
         }
 
+        // The locals by index, in name order: `declared.locals[i]` and
+        // `local_items[i]`.
+        let (local_names, local_items): (Vec<String>, Vec<(usize, Expression)>) =
+            locals.into_iter().unzip();
         let declared = Declared {
-            locals: locals.keys().cloned().collect(),
+            locals: local_names,
             variables: variables.keys().cloned().collect(),
         };
         // Locals, each after the locals it refers to. One walk of each
         // local finds the locals and variables it names and whether its
         // references may have a problem.
-        let mut local_refs: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut local_var_refs: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut may_have_problems: BTreeSet<&str> = BTreeSet::new();
-        for (name, (_, expr)) in &locals {
-            let scan = scan_local(expr, &declared);
-            if !scan.all_known {
-                may_have_problems.insert(name);
-            }
-            local_refs.insert(name.clone(), scan.locals);
-            local_var_refs.insert(name.clone(), scan.variables);
-        }
-        let mut values: BTreeMap<SmolStr, Value> = BTreeMap::new();
-        let mut local_diagnostics: BTreeMap<String, Vec<FileDiagnostic>> = BTreeMap::new();
-        let mut state: BTreeMap<String, Visit> = BTreeMap::new();
-        let mut steps = Vec::new();
-        for name in locals.keys() {
-            let mut stack: Vec<String> = Vec::new();
-            visit_local(
-                name,
-                &locals,
-                &local_refs,
-                &mut state,
-                &mut stack,
-                &mut steps,
-            );
-        }
-        for step in steps {
+        let scans: Vec<LocalScan> = local_items
+            .iter()
+            .map(|(_, expr)| scan_local(expr, &declared))
+            .collect();
+        let mut values: Vec<Option<Value>> = vec![None; local_items.len()];
+        let keys: Vec<SmolStr> = declared.locals.iter().map(SmolStr::from).collect();
+        let mut local_diagnostics: Vec<Vec<FileDiagnostic>> = vec![Vec::new(); local_items.len()];
+        let mut seen: Vec<u32> = Vec::new();
+        for step in evaluation_order(&scans) {
             match step {
                 Step::Evaluate(n) => {
-                    let (file, expr) = &locals[&n];
+                    let n = n as usize;
+                    let (file, expr) = &local_items[n];
                     let file = &files[*file];
                     // As Terraform, a local whose references are wrong is
                     // not evaluated, and the module is in error.
                     let problems = match expr {
-                        Expression::Native(e) if may_have_problems.contains(n.as_str()) => {
+                        Expression::Native(e) if !scans[n].all_known => {
                             problems_of_every_reference(e, &declared)
                         }
                         _ => Vec::new(),
@@ -609,13 +602,20 @@ impl Module {
                     } = if problems.is_empty() {
                         // The checks leave `local.NAME` as the only way to
                         // a local, so the locals it names are all it sees
-                        // (not a copy of every local before it).
-                        let seen = local_refs[&n]
+                        // (not a copy of every local before it). Indices
+                        // in order are names in order.
+                        seen.clear();
+                        seen.extend(&scans[n].locals);
+                        seen.sort_unstable();
+                        seen.dedup();
+                        let pairs = seen
                             .iter()
-                            .filter_map(|r| values.get_key_value(r.as_str()))
-                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .filter_map(|&r| {
+                                let r = r as usize;
+                                values[r].as_ref().map(|v| (keys[r].clone(), v.clone()))
+                            })
                             .collect();
-                        ctx.set_variable("local", Value::Object(seen));
+                        ctx.set_variable("local", Value::Object(Entries::from_pairs(pairs)));
                         expr.evaluate(&ctx)
                     } else {
                         Evaluation {
@@ -623,32 +623,40 @@ impl Module {
                             diagnostics: problems,
                         }
                     };
-                    values.insert(n.as_str().into(), value);
-                    let list = local_diagnostics.entry(n).or_default();
-                    for d in ds {
-                        list.push(FileDiagnostic::new(file.path.clone(), file.text.clone(), d));
-                    }
+                    values[n] = Some(value);
+                    local_diagnostics[n].extend(
+                        ds.into_iter()
+                            .map(|d| FileDiagnostic::new(file.path.clone(), file.text.clone(), d)),
+                    );
                 }
                 Step::Cycle(members, n) => {
-                    let (file, expr) = &locals[&n];
+                    let (file, expr) = &local_items[n as usize];
                     let file = &files[*file];
-                    let names: Vec<String> = members.iter().map(|c| format!("local.{c}")).collect();
+                    let names: Vec<String> = members
+                        .iter()
+                        .map(|&c| format!("local.{}", declared.locals[c as usize]))
+                        .collect();
                     let diagnostic = Diagnostic::new("Cycle", names.join(", "), expr.range());
                     for m in members {
-                        local_diagnostics
-                            .entry(m.clone())
-                            .or_default()
-                            .push(FileDiagnostic::new(
-                                file.path.clone(),
-                                file.text.clone(),
-                                diagnostic.clone(),
-                            ));
-                        values.insert(m.as_str().into(), Value::Unknown(Type::Dynamic));
+                        let m = m as usize;
+                        local_diagnostics[m].push(FileDiagnostic::new(
+                            file.path.clone(),
+                            file.text.clone(),
+                            diagnostic.clone(),
+                        ));
+                        values[m] = Some(Value::Unknown(Type::Dynamic));
                     }
                 }
             }
         }
-        ctx.set_variable("local", Value::Object(values.into()));
+        let values: Pairs = keys
+            .into_iter()
+            .zip(values)
+            .filter_map(|(k, v)| Some((k, v?)))
+            .collect();
+        ctx.set_variable("local", Value::Object(Entries::from_pairs(values)));
+        let (local_refs, local_var_refs) =
+            scans.into_iter().map(|s| (s.locals, s.variables)).unzip();
         // Validation rules, in the module's whole context (a rule may
         // refer to other variables and to locals, as since Terraform 1.9).
         let mut variable_diagnostics = BTreeMap::new();
@@ -704,27 +712,29 @@ impl Module {
     /// "Invalid value for variable", placed at the `variable` block.
     pub fn diagnostics_for(&self, expr: &Expr) -> Vec<FileDiagnostic> {
         let mut seen = BTreeSet::new();
-        let mut todo = local_references(expr);
-        let mut vars: BTreeSet<String> = BTreeSet::new();
+        let mut todo: Vec<u32> = local_references(expr)
+            .iter()
+            .filter_map(|n| declared_index(&self.declared.locals, n))
+            .collect();
+        let mut vars: BTreeSet<&str> = BTreeSet::new();
         let mut direct = Vec::new();
         crate::model::references_under_in(expr.syntax(), "var", &mut direct);
-        vars.extend(direct);
+        vars.extend(direct.iter().map(String::as_str));
         let mut out = Vec::new();
         while let Some(n) = todo.pop() {
-            if !seen.insert(n.clone()) {
+            if !seen.insert(n) {
                 continue;
             }
-            if let Some(ds) = self.local_diagnostics.get(&n) {
-                out.extend(ds.iter().cloned());
-            }
-            if let Some(refs) = self.local_refs.get(&n) {
-                todo.extend(refs.iter().cloned());
-            }
-            if let Some(refs) = self.local_var_refs.get(&n) {
-                vars.extend(refs.iter().cloned());
-            }
+            let n = n as usize;
+            out.extend(self.local_diagnostics[n].iter().cloned());
+            todo.extend(&self.local_refs[n]);
+            vars.extend(
+                self.local_var_refs[n]
+                    .iter()
+                    .map(|&v| self.declared.variables[v as usize].as_str()),
+            );
         }
-        for v in &vars {
+        for v in vars {
             if let Some(ds) = self.variable_diagnostics.get(v) {
                 out.extend(ds.iter().cloned());
             }
@@ -740,55 +750,68 @@ enum Input {
 
 #[derive(Clone, Copy, PartialEq)]
 enum Visit {
+    Unseen,
     InProgress,
     Done,
 }
 
+/// A step of evaluating the locals (by index in `Declared::locals`).
 enum Step {
-    Evaluate(String),
-    /// The members of a cycle, and the local that closed it.
-    Cycle(Vec<String>, String),
+    Evaluate(u32),
+    /// The members of a cycle (in name order), and the local that closed
+    /// it.
+    Cycle(Vec<u32>, u32),
 }
 
-/// Depth-first: the locals `name` needs come before it in `steps`; a cycle
-/// is one step for all its members.
-fn visit_local(
-    name: &str,
-    locals: &BTreeMap<String, (usize, Expression)>,
-    refs: &BTreeMap<String, Vec<String>>,
-    state: &mut BTreeMap<String, Visit>,
-    stack: &mut Vec<String>,
-    steps: &mut Vec<Step>,
-) {
-    match state.get(name) {
-        Some(Visit::Done) => return,
-        Some(Visit::InProgress) => {
-            let start = stack.iter().position(|s| s == name).unwrap_or(0);
-            let mut members: Vec<String> = stack[start..].to_vec();
-            members.sort();
-            for m in &members {
-                state.insert(m.clone(), Visit::Done);
+/// The locals in an order to evaluate them: depth-first from each local in
+/// name order, the locals one needs (in the order it names them) before
+/// it; a cycle is one step for all its members. With a stack of its own,
+/// so a long chain of locals needs no call stack.
+fn evaluation_order(scans: &[LocalScan]) -> Vec<Step> {
+    let mut state = vec![Visit::Unseen; scans.len()];
+    let mut steps = Vec::with_capacity(scans.len());
+    // Each local being visited, and how many of its references are done.
+    let mut stack: Vec<(u32, usize)> = Vec::new();
+    for root in 0..scans.len() as u32 {
+        if state[root as usize] != Visit::Unseen {
+            continue;
+        }
+        state[root as usize] = Visit::InProgress;
+        stack.push((root, 0));
+        while let Some((local, next)) = stack.last_mut() {
+            let local = *local;
+            let refs = &scans[local as usize].locals;
+            if let Some(&dep) = refs.get(*next) {
+                *next += 1;
+                match state[dep as usize] {
+                    Visit::Done => {}
+                    Visit::Unseen => {
+                        state[dep as usize] = Visit::InProgress;
+                        stack.push((dep, 0));
+                    }
+                    Visit::InProgress => {
+                        // `dep` is on the stack: it and the locals above it
+                        // are a cycle.
+                        let start = stack.iter().position(|&(l, _)| l == dep).unwrap_or(0);
+                        let mut members: Vec<u32> =
+                            stack[start..].iter().map(|&(l, _)| l).collect();
+                        members.sort_unstable();
+                        for &m in &members {
+                            state[m as usize] = Visit::Done;
+                        }
+                        steps.push(Step::Cycle(members, dep));
+                    }
+                }
+                continue;
             }
-            steps.push(Step::Cycle(members, name.to_string()));
-            return;
-        }
-        None => {}
-    }
-    if !locals.contains_key(name) {
-        return;
-    }
-    state.insert(name.to_string(), Visit::InProgress);
-    stack.push(name.to_string());
-    for dep in refs.get(name).map(Vec::as_slice).unwrap_or_default() {
-        if state.get(dep.as_str()) != Some(&Visit::Done) {
-            visit_local(dep, locals, refs, state, stack, steps);
+            stack.pop();
+            if state[local as usize] == Visit::InProgress {
+                steps.push(Step::Evaluate(local));
+                state[local as usize] = Visit::Done;
+            }
         }
     }
-    stack.pop();
-    if state.get(name) == Some(&Visit::InProgress) {
-        steps.push(Step::Evaluate(name.to_string()));
-        state.insert(name.to_string(), Visit::Done);
-    }
+    steps
 }
 
 /// The `validation` blocks of a variable's body.
@@ -874,10 +897,12 @@ fn check_validation(
 
 /// What one walk of a local's expression finds.
 struct LocalScan {
-    /// The locals it names (`local.NAME`), in the order of the text.
-    locals: Vec<String>,
-    /// The input variables it names (`var.NAME`).
-    variables: Vec<String>,
+    /// The declared locals it names (`local.NAME`), by index in
+    /// `Declared::locals`, in the order of the text.
+    locals: Vec<u32>,
+    /// The declared input variables it names (`var.NAME`), by index in
+    /// `Declared::variables`.
+    variables: Vec<u32>,
     /// True when its references can have no problem (see
     /// `reference_check::known_use`); JSON has none to check.
     all_known: bool,
@@ -887,9 +912,15 @@ struct LocalScan {
 /// have no problem, in one walk of its green tree.
 fn scan_local(expr: &Expression, declared: &Declared) -> LocalScan {
     let Expression::Native(e) = expr else {
+        let index = |names: &[String], found: Vec<String>| -> Vec<u32> {
+            found
+                .iter()
+                .filter_map(|n| declared_index(names, n))
+                .collect()
+        };
         return LocalScan {
-            locals: expr.local_references(),
-            variables: expr.references_under("var"),
+            locals: index(&declared.locals, expr.local_references()),
+            variables: index(&declared.variables, expr.references_under("var")),
             all_known: true,
         };
     };
@@ -900,16 +931,27 @@ fn scan_local(expr: &Expression, declared: &Declared) -> LocalScan {
     };
     crate::model::each_variable_under(e.syntax(), |name, parent| {
         scan.all_known &= known_use(name, parent, declared);
-        let names = match name {
-            "local" => &mut scan.locals,
-            "var" => &mut scan.variables,
+        let (names, found) = match name {
+            "local" => (&declared.locals, &mut scan.locals),
+            "var" => (&declared.variables, &mut scan.variables),
             _ => return,
         };
-        if let Some(attr) = parent.and_then(crate::model::attribute_after) {
-            names.push(attr.to_string());
+        if let Some(i) = parent
+            .and_then(crate::model::attribute_after)
+            .and_then(|attr| declared_index(names, attr))
+        {
+            found.push(i);
         }
     });
     scan
+}
+
+/// The index of `name` in the sorted `names`.
+fn declared_index(names: &[String], name: &str) -> Option<u32> {
+    names
+        .binary_search_by(|n| n.as_str().cmp(name))
+        .ok()
+        .map(|i| i as u32)
 }
 
 /// The names of the locals an expression refers to (`local.NAME`).
@@ -992,5 +1034,126 @@ fn read_text(
             ));
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scans(refs: &[Vec<u32>]) -> Vec<LocalScan> {
+        refs.iter()
+            .map(|r| LocalScan {
+                locals: r.clone(),
+                variables: Vec::new(),
+                all_known: true,
+            })
+            .collect()
+    }
+
+    /// Steps as text: `e3` evaluates local 3, `c[1, 2]@2` is a cycle.
+    fn shown(steps: &[Step]) -> Vec<String> {
+        steps
+            .iter()
+            .map(|s| match s {
+                Step::Evaluate(n) => format!("e{n}"),
+                Step::Cycle(members, n) => format!("c{members:?}@{n}"),
+            })
+            .collect()
+    }
+
+    /// The order as a recursive depth-first visit gives it (the definition
+    /// `evaluation_order` follows with a stack of its own).
+    fn by_recursion(refs: &[Vec<u32>]) -> Vec<String> {
+        fn visit(
+            n: u32,
+            refs: &[Vec<u32>],
+            state: &mut [Visit],
+            stack: &mut Vec<u32>,
+            out: &mut Vec<String>,
+        ) {
+            match state[n as usize] {
+                Visit::Done => return,
+                Visit::InProgress => {
+                    let start = stack.iter().position(|&s| s == n).unwrap();
+                    let mut members = stack[start..].to_vec();
+                    members.sort();
+                    for &m in &members {
+                        state[m as usize] = Visit::Done;
+                    }
+                    out.push(format!("c{members:?}@{n}"));
+                    return;
+                }
+                Visit::Unseen => {}
+            }
+            state[n as usize] = Visit::InProgress;
+            stack.push(n);
+            for &dep in &refs[n as usize] {
+                if state[dep as usize] != Visit::Done {
+                    visit(dep, refs, state, stack, out);
+                }
+            }
+            stack.pop();
+            if state[n as usize] == Visit::InProgress {
+                out.push(format!("e{n}"));
+                state[n as usize] = Visit::Done;
+            }
+        }
+        let mut state = vec![Visit::Unseen; refs.len()];
+        let mut out = Vec::new();
+        for n in 0..refs.len() as u32 {
+            visit(n, refs, &mut state, &mut Vec::new(), &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn evaluation_order_is_the_depth_first_order_with_cycles_as_one_step() {
+        // 0 needs 2 and 1; 1 needs 2; 3 and 4 need each other; 5 itself.
+        let refs = vec![vec![2, 1], vec![2], vec![], vec![4], vec![3, 0], vec![5]];
+        assert_eq!(
+            shown(&evaluation_order(&scans(&refs))),
+            ["e2", "e1", "e0", "c[3, 4]@3", "c[5]@5"]
+        );
+        // Random graphs (with repeated and self references) against the
+        // recursive definition.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |bound: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % bound
+        };
+        for _ in 0..3000 {
+            let n = 1 + next(9) as usize;
+            let refs: Vec<Vec<u32>> = (0..n)
+                .map(|_| (0..next(4)).map(|_| next(n as u64) as u32).collect())
+                .collect();
+            assert_eq!(
+                shown(&evaluation_order(&scans(&refs))),
+                by_recursion(&refs),
+                "{refs:?}"
+            );
+        }
+    }
+
+    /// A chain of a million locals, each naming the next, on a thread with
+    /// a small stack: the order needs no call per local.
+    #[test]
+    fn a_long_chain_of_locals_needs_no_call_stack() {
+        std::thread::Builder::new()
+            .stack_size(128 * 1024)
+            .spawn(|| {
+                let n = 1_000_000u32;
+                let refs: Vec<Vec<u32>> = (0..n)
+                    .map(|i| if i + 1 < n { vec![i + 1] } else { vec![] })
+                    .collect();
+                let steps = evaluation_order(&scans(&refs));
+                assert_eq!(steps.len(), n as usize);
+                assert!(matches!(steps[0], Step::Evaluate(l) if l == n - 1));
+            })
+            .unwrap()
+            .join()
+            .unwrap();
     }
 }
