@@ -1158,8 +1158,10 @@ impl<'c> Evaluator<'c> {
 
     /// The attribute step `g` (the expression `step`) applied to `value`.
     fn get_attr_step(&mut self, value: &Value, g: &ast::GetAttr, step: &Expr) -> Value {
-        let name = g.name().unwrap_or_default();
-        match get_attr(value, &name) {
+        // The name read in the green tree: no token made, no copy.
+        let green = g.syntax().green();
+        let name = crate::model::attribute_after(green).unwrap_or_default();
+        match get_attr(value, name) {
             Ok(v) => v,
             Err((summary, detail)) => {
                 let at = g.name_token().map_or(range(step), |t| {

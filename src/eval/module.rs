@@ -10,7 +10,7 @@ use super::context::EvalContext;
 use super::diagnostic::Diagnostic;
 use super::expr::{Evaluation, evaluate};
 use super::reference_check::{
-    Declared, known_use, problems_of_every_reference, reference_problems,
+    Declared, Use, classify_use, declared_index, problems_of_every_reference, reference_problems,
 };
 use super::shared::{Entries, Pairs};
 use super::types::Type;
@@ -904,7 +904,7 @@ struct LocalScan {
     /// `Declared::variables`.
     variables: Vec<u32>,
     /// True when its references can have no problem (see
-    /// `reference_check::known_use`); JSON has none to check.
+    /// `reference_check::classify_use`); JSON has none to check.
     all_known: bool,
 }
 
@@ -930,28 +930,14 @@ fn scan_local(expr: &Expression, declared: &Declared) -> LocalScan {
         all_known: true,
     };
     crate::model::each_variable_under(e.syntax(), |name, parent| {
-        scan.all_known &= known_use(name, parent, declared);
-        let (names, found) = match name {
-            "local" => (&declared.locals, &mut scan.locals),
-            "var" => (&declared.variables, &mut scan.variables),
-            _ => return,
-        };
-        if let Some(i) = parent
-            .and_then(crate::model::attribute_after)
-            .and_then(|attr| declared_index(names, attr))
-        {
-            found.push(i);
+        match classify_use(name, parent, declared) {
+            Use::Fine => {}
+            Use::Problem => scan.all_known = false,
+            Use::Declared(i) if name == "local" => scan.locals.push(i),
+            Use::Declared(i) => scan.variables.push(i),
         }
     });
     scan
-}
-
-/// The index of `name` in the sorted `names`.
-fn declared_index(names: &[String], name: &str) -> Option<u32> {
-    names
-        .binary_search_by(|n| n.as_str().cmp(name))
-        .ok()
-        .map(|i| i as u32)
 }
 
 /// The names of the locals an expression refers to (`local.NAME`).

@@ -121,14 +121,22 @@ fn problem(t: &Traversal, declared: &Declared) -> Option<Diagnostic> {
 /// input variable, an attribute of `path` or of `terraform`. Other roots
 /// are not checked here.
 fn is_known(root: &str, name: &str, declared: &Declared) -> bool {
-    let declares = |names: &[String]| names.binary_search_by(|n| n.as_str().cmp(name)).is_ok();
     match root {
-        "local" => declares(&declared.locals),
-        "var" => declares(&declared.variables),
+        "local" => declared_index(&declared.locals, name).is_some(),
+        "var" => declared_index(&declared.variables, name).is_some(),
         "path" => PATH_ATTRIBUTES.contains(&name),
         "terraform" => matches!(name, "workspace" | "applying"),
         _ => true,
     }
+}
+
+/// The index of `name` in the sorted `names` (`Declared::locals` or
+/// `Declared::variables`).
+pub(crate) fn declared_index(names: &[String], name: &str) -> Option<u32> {
+    names
+        .binary_search_by(|n| n.as_str().cmp(name))
+        .ok()
+        .map(|i| i as u32)
 }
 
 /// True when `root` can have no problem: every `local`, `var`, `path` and
@@ -150,26 +158,58 @@ fn all_known(root: &crate::SyntaxNode, declared: &Declared) -> bool {
 /// True when the variable `name`, under `parent`, can have no problem: it
 /// is not one of the four checked roots, or it is a bare object key, or it
 /// is followed by `.NAME`, a name [`is_known`]. A step of [`all_known`]'s
-/// walk, which `Module::load` makes along with its own.
-pub(crate) fn known_use(
+/// walk.
+fn known_use(name: &str, parent: Option<&rowan::GreenNodeData>, declared: &Declared) -> bool {
+    !matches!(classify_use(name, parent, declared), Use::Problem)
+}
+
+/// What a use of the variable `name` under `parent` (from
+/// `model::each_variable_under`) reads, as [`known_use`] judges it.
+pub(crate) enum Use {
+    /// Nothing that can have a problem (another root, an object key, a
+    /// known attribute of `path` or `terraform`).
+    Fine,
+    /// `local.NAME` or `var.NAME` of a declared name: its index in
+    /// `Declared::locals` or `Declared::variables`.
+    Declared(u32),
+    /// A problem the full reference walk reports.
+    Problem,
+}
+
+/// Classifies a use of `name` under `parent` (see [`Use`]): one lookup
+/// of the name both judges the use and finds the declaration.
+pub(crate) fn classify_use(
     name: &str,
     parent: Option<&rowan::GreenNodeData>,
     declared: &Declared,
-) -> bool {
+) -> Use {
     use crate::syntax_kind::{HclLanguage, SyntaxKind::OBJECT_KEY};
     use rowan::Language;
     if !matches!(name, "local" | "var" | "path" | "terraform") {
-        return true;
+        return Use::Fine;
     }
     let Some(parent) = parent else {
-        return false;
+        return Use::Problem;
     };
     if HclLanguage::kind_from_raw(parent.kind()) == OBJECT_KEY {
-        return true;
+        return Use::Fine;
     }
-    crate::model::attribute_after(parent).is_some_and(|attr| is_known(name, attr, declared))
+    let Some(attr) = crate::model::attribute_after(parent) else {
+        return Use::Problem;
+    };
+    let found = match name {
+        "local" => declared_index(&declared.locals, attr),
+        "var" => declared_index(&declared.variables, attr),
+        _ => {
+            return if is_known(name, attr, declared) {
+                Use::Fine
+            } else {
+                Use::Problem
+            };
+        }
+    };
+    found.map_or(Use::Problem, Use::Declared)
 }
-
 /// The first of `names` within an edit distance of 2 of `given`, as
 /// Terraform suggests names.
 fn suggestion<'n>(given: &str, names: &[&'n str]) -> Option<&'n str> {

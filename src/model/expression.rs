@@ -217,8 +217,8 @@ pub(crate) fn each_variable_under(
     let kind = |raw| HclLanguage::kind_from_raw(raw);
     // A stack rather than recursion: expressions nest deeper than the
     // call stack goes.
-    let mut stack: Vec<(&rowan::GreenNodeData, rowan::Children<'_>)> =
-        vec![(root.green(), root.green().children())];
+    let mut stack: Vec<(&rowan::GreenNodeData, rowan::Children<'_>)> = Vec::with_capacity(16);
+    stack.push((root.green(), root.green().children()));
     while let Some((parent, children)) = stack.last_mut() {
         let parent: &rowan::GreenNodeData = parent;
         let Some(child) = children.next() else {
