@@ -304,6 +304,25 @@ pub(crate) fn key_and_value(vars: Vec<SyntaxToken>) -> (Option<SyntaxToken>, Opt
     (key, vars.last().cloned())
 }
 
+/// The key and value variables' names of a `for` intro, read from its
+/// green node as [`key_and_value`] of [`for_vars`] gives them.
+pub(crate) fn green_for_vars(intro: &rowan::GreenNodeData) -> (Option<&str>, Option<&str>) {
+    let names = || {
+        green_tokens(intro)
+            .filter(|(kind, _)| *kind == IDENT)
+            .map(|(_, text)| text)
+            .skip_while(|text| *text != "for")
+            .skip(1)
+            .take_while(|text| *text != "in")
+    };
+    let key = if names().count() == 2 {
+        names().next()
+    } else {
+        None
+    };
+    (key, names().last())
+}
+
 /// The variable tokens declared after `for` (one or two).
 pub(crate) fn for_vars(node: &SyntaxNode) -> Vec<SyntaxToken> {
     let mut vars = Vec::new();

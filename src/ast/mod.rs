@@ -253,6 +253,47 @@ mod tests {
         }
     }
 
+    /// The `for` variables read from the green tree are the tokens'
+    /// (`key_and_value` of `for_vars`), for whole and broken intros.
+    #[test]
+    fn for_variables_from_the_green_tree_are_the_tokens() {
+        let mut checked = 0;
+        for text in [
+            "[for v in x : v]",
+            "[for k, v in x : v]",
+            "{for k, v in x : k => v}",
+            "[for a, b, c in x : a]",
+            "[for in x : 1]",
+            "[for k, in x : 1]",
+            "[for v x : v]",
+            "[for for in x : 1]",
+            "[for k, v in in : 1]",
+        ] {
+            let parse = crate::parse_expr(text);
+            for intro in parse.syntax().descendants().filter_map(ForIntro::cast) {
+                let tokens = key_and_value(for_vars(intro.syntax()));
+                let texts = (
+                    tokens.0.as_ref().map(|t| t.text()),
+                    tokens.1.as_ref().map(|t| t.text()),
+                );
+                assert_eq!(green_for_vars(intro.syntax().green()), texts, "{text}");
+                checked += 1;
+            }
+        }
+        each_fixture_node(|_, node| {
+            if let Some(intro) = ForIntro::cast(node) {
+                let tokens = key_and_value(for_vars(intro.syntax()));
+                let texts = (
+                    tokens.0.as_ref().map(|t| t.text()),
+                    tokens.1.as_ref().map(|t| t.text()),
+                );
+                assert_eq!(green_for_vars(intro.syntax().green()), texts);
+                checked += 1;
+            }
+        });
+        assert!(checked > 20, "{checked}");
+    }
+
     /// Calls `check` with every node of every parser fixture's tree (and
     /// the fixture's path).
     fn each_fixture_node(mut check: impl FnMut(&std::path::Path, SyntaxNode)) {

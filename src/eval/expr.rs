@@ -136,7 +136,7 @@ pub fn evaluate_str(text: &str, ctx: &EvalContext) -> Result<Value, Vec<Diagnost
 pub(crate) struct Evaluator<'c> {
     ctx: &'c EvalContext,
     /// Names bound by `for` expressions and splats, innermost last.
-    scopes: Vec<(String, Value)>,
+    scopes: Vec<(SmolStr, Value)>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     depth: u32,
     /// Whether the template being rendered has met a sensitive value.
@@ -347,9 +347,9 @@ impl<'c> Evaluator<'c> {
     ) -> R {
         let mark = self.scopes.len();
         if let Some(k) = key {
-            self.scopes.push((k.to_string(), key_value));
+            self.scopes.push((SmolStr::new(k), key_value));
         }
-        self.scopes.push((value.to_string(), value_value));
+        self.scopes.push((SmolStr::new(value), value_value));
         let r = f(self);
         self.scopes.truncate(mark);
         r
@@ -874,11 +874,15 @@ impl<'c> Evaluator<'c> {
 
     fn eval_for(&mut self, f: &ast::ForExpr) -> Value {
         let whole = || trimmed_range(f.syntax());
-        let key_var = f.key_var().map(|t| t.text().to_string());
-        let value_var = f
-            .value_var()
-            .map(|t| t.text().to_string())
+        // Names short enough to be held inline: binding one per
+        // iteration copies it, without an allocation.
+        let intro = f.intro();
+        let (key_var, value_var) = intro
+            .as_ref()
+            .map(|i| crate::ast::green_for_vars(i.syntax().green()))
             .unwrap_or_default();
+        let key_var = key_var.map(SmolStr::new);
+        let value_var = value_var.map(SmolStr::new).unwrap_or_default();
         let Some(coll_expr) = f.collection() else {
             return DYNAMIC;
         };

@@ -195,6 +195,8 @@ impl Module {
             .block("resource", &["type", "name"])
             .block("data", &["type", "name"])
             .block("module", &["name"]);
+        // A variable's `validation` blocks.
+        let validation = Schema::new().block("validation", &[]);
         let mut variables: BTreeMap<String, VariableDecl> = BTreeMap::new();
         let mut locals: BTreeMap<String, (usize, Expression)> = BTreeMap::new();
         let mut resources: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -247,7 +249,7 @@ impl Module {
                                     .copied()
                                     .unwrap_or(block.type_range),
                             ),
-                            validations: validations(body),
+                            validations: validations(body, &validation),
                         };
                         if let (false, Some(default)) = (decl.nullable, &decl.default)
                             && default.evaluate(&EvalContext::new()).value.is_null()
@@ -815,16 +817,20 @@ fn evaluation_order(scans: &[LocalScan]) -> Vec<Step> {
 }
 
 /// The `validation` blocks of a variable's body.
-fn validations(body: &Body) -> Vec<Validation> {
-    let schema = Schema::new().block("validation", &[]);
-    let (content, _) = body.partial_content_only(&schema);
+/// `schema` names the `validation` block type alone.
+fn validations(body: &Body, schema: &Schema) -> Vec<Validation> {
+    let (content, _) = body.partial_content_only(schema);
     content
         .blocks
         .into_iter()
-        .map(|b| Validation {
-            condition: b.body.attribute("condition").map(|a| a.expr),
-            error_message: b.body.attribute("error_message").map(|a| a.expr),
-            range: b.type_range,
+        .map(|b| {
+            let [condition, error_message] =
+                b.body.attributes_named(["condition", "error_message"]);
+            Validation {
+                condition: condition.map(|a| a.expr),
+                error_message: error_message.map(|a| a.expr),
+                range: b.type_range,
+            }
         })
         .collect()
 }

@@ -65,7 +65,12 @@ pub(super) fn content(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Content {
     let mut content = Content::default();
-    for a in body.into_iter().flat_map(|b| b.attributes()) {
+    // Reading some names, where the schema names no attribute (or no
+    // block type), every attribute (block) is skipped: that pass is not
+    // made.
+    let attributes = body.filter(|_| !(partial && schema.attributes.is_empty()));
+    let blocks = body.filter(|_| !(partial && schema.blocks.is_empty()));
+    for a in attributes.into_iter().flat_map(|b| b.attributes()) {
         // Reading only some names: the others are not made into
         // attributes (their name copied, their range trimmed).
         if partial
@@ -102,7 +107,7 @@ pub(super) fn content(
             ));
         }
     }
-    for b in body.into_iter().flat_map(|b| b.blocks()) {
+    for b in blocks.into_iter().flat_map(|b| b.blocks()) {
         let (Some(type_token), Some(type_name)) = (b.type_token(), b.type_name()) else {
             continue;
         };
