@@ -4,6 +4,7 @@
 mod common;
 
 use common::TempDir;
+use hclwright::ast::AstNode;
 use hclwright::eval::{EvalContext, Module, ModuleInputs, VarOption, console_string};
 
 fn load(dir: &TempDir, inputs: &ModuleInputs) -> Module {
@@ -81,4 +82,39 @@ fn variables_and_their_problems() {
     );
     assert!(module.variable_diagnostics("name").is_empty());
     assert!(module.variable_diagnostics("first").is_empty());
+}
+
+/// A variable declared twice takes its last block (files by name, then
+/// source order), with that block's type and validation.
+#[test]
+fn a_variable_declared_twice_takes_its_last_block() {
+    let dir = TempDir::new(&[
+        (
+            "a.tf",
+            "variable \"x\" {\n  default = 1\n}\nvariable \"y\" {\n  type    = string\n  default = \"a\"\n}\n",
+        ),
+        (
+            "b.tf",
+            "variable \"x\" {\n  type    = number\n  default = \"2\"\n  validation {\n    condition     = var.x > 5\n    error_message = \"too small\"\n  }\n}\n",
+        ),
+    ]);
+    let module = load(&dir, &ModuleInputs::default());
+    let shown: Vec<String> = module
+        .variables()
+        .map(|(n, v)| format!("{n}={}", console_string(v)))
+        .collect();
+    assert_eq!(shown, ["x=2", "y=\"a\""]);
+    let parse = hclwright::parse_expr("var.x");
+    let expr = parse
+        .syntax()
+        .descendants()
+        .find_map(hclwright::ast::Expr::cast)
+        .unwrap();
+    let problems = module.diagnostics_for(&expr);
+    assert!(
+        problems
+            .iter()
+            .any(|d| d.diagnostic.detail.contains("too small")),
+        "{problems:?}"
+    );
 }
