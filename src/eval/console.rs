@@ -71,9 +71,14 @@ impl ConsoleValue {
 /// the file functions reading from `dir`, and a `type` function that only
 /// works as the whole expression.
 pub fn console_context(dir: &Path) -> EvalContext {
-    let mut base = EvalContext::new()
-        .with_terraform_functions()
-        .with_filesystem_functions(dir);
+    // Terraform's functions are built once per process and shared: only
+    // the file functions (bound to `dir`) and `type` are made per call,
+    // and they stand in for the parent's (withheld) ones of those names.
+    static TERRAFORM_FUNCTIONS: std::sync::OnceLock<std::sync::Arc<EvalContext>> =
+        std::sync::OnceLock::new();
+    let shared = TERRAFORM_FUNCTIONS
+        .get_or_init(|| std::sync::Arc::new(EvalContext::new().with_terraform_functions()));
+    let mut base = EvalContext::with_parent(shared.clone()).with_filesystem_functions(dir);
     base.set_function(
         "type",
         Function::new(vec![], Type::Dynamic, |_, _| {
@@ -183,4 +188,42 @@ pub fn console_eval(
         value: result.value,
         type_only: type_of.is_some(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{console_string, evaluate_str};
+
+    /// The console's functions, with Terraform's shared between calls: the
+    /// same names as a context holding them all itself, the file functions
+    /// reading from each call's own folder (not the shared, withheld ones).
+    #[test]
+    fn the_shared_functions_are_the_whole_library_with_this_folders_files() {
+        let root = std::env::temp_dir().join(format!("hclwright-console-{}", std::process::id()));
+        let (a, b) = (root.join("a"), root.join("b"));
+        for (dir, text) in [(&a, "from a"), (&b, "from b")] {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join("f.txt"), text).unwrap();
+        }
+        let flat = EvalContext::new()
+            .with_terraform_functions()
+            .with_filesystem_functions(&a);
+        let mut names = flat.function_names();
+        names.push("type".to_string());
+        names.sort();
+        for dir in [&a, &b] {
+            let ctx = console_context(dir);
+            assert_eq!(ctx.function_names(), names);
+            let read = evaluate_str("file(\"f.txt\")", &ctx).map(|v| console_string(&v));
+            let expected = format!(
+                "\"{}\"",
+                std::fs::read_to_string(dir.join("f.txt")).unwrap()
+            );
+            assert_eq!(read.ok(), Some(expected));
+            let upper = evaluate_str("upper(\"x\")", &ctx).map(|v| console_string(&v));
+            assert_eq!(upper.ok().as_deref(), Some("\"X\""));
+        }
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }
