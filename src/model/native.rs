@@ -18,16 +18,8 @@ fn attribute(a: &ast::Attribute) -> Option<Attribute> {
     })
 }
 
-/// The first attribute of `body` named `name` (one with a name and a
-/// value), as [`content`] takes it.
-pub(super) fn attribute_named(body: &ast::Body, name: &str) -> Option<Attribute> {
-    body.attributes()
-        .filter(|a| a.name_token().is_some_and(|t| t.text() == name))
-        .find_map(|a| attribute(&a))
-}
-
-/// For each of `names`, the first attribute of `body` with that name
-/// (as [`attribute_named`] finds it), in one pass over the body.
+/// For each of `names`, the first attribute of `body` with that name and
+/// a value (as [`content`] takes it), in one pass over the body.
 pub(super) fn attributes_named<const N: usize>(
     body: Option<&ast::Body>,
     names: [&str; N],

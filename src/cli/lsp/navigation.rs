@@ -101,10 +101,9 @@ fn evaluated(
     source: &str,
     budget: &Budget,
 ) -> Result<Option<String>, String> {
-    let base = hclwright::eval::EvalContext::new()
-        .with_terraform_functions()
-        .with_filesystem_functions(folder)
-        .with_budget(budget.clone());
+    // The console's context: Terraform's functions shared between hovers,
+    // the file functions reading from this folder.
+    let base = hclwright::eval::console_context(folder).with_budget(budget.clone());
     let module =
         hclwright::eval::Module::load(folder, &hclwright::eval::ModuleInputs::from_env(), base);
     let parse = hclwright::parse_expr(source);
