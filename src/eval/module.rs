@@ -1107,24 +1107,28 @@ mod tests {
             shown(&evaluation_order(&scans(&refs))),
             ["e2", "e1", "e0", "c[3, 4]@3", "c[5]@5"]
         );
-        // Random graphs (with repeated and self references) against the
-        // recursive definition.
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |bound: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % bound
-        };
-        for _ in 0..3000 {
-            let n = 1 + next(9) as usize;
-            let refs: Vec<Vec<u32>> = (0..n)
-                .map(|_| (0..next(4)).map(|_| next(n as u64) as u32).collect())
-                .collect();
-            assert_eq!(
+    }
+
+    /// Graphs of one to nine locals, each naming up to three (the same one
+    /// twice and itself included).
+    fn any_graph() -> impl proptest::strategy::Strategy<Value = Vec<Vec<u32>>> {
+        use proptest::prelude::*;
+        (1..10usize).prop_flat_map(|n| {
+            proptest::collection::vec(proptest::collection::vec(0..n as u32, 0..4), n)
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// Any graph gets the recursive definition's order.
+        #[test]
+        fn evaluation_order_of_any_graph_is_the_recursive_definitions(refs in any_graph()) {
+            proptest::prop_assert_eq!(
                 shown(&evaluation_order(&scans(&refs))),
                 by_recursion(&refs),
-                "{refs:?}"
+                "{:?}",
+                refs
             );
         }
     }
