@@ -162,15 +162,14 @@ fn range(e: &Expr) -> TextRange {
     e.syntax().text_range()
 }
 
-/// The range of a node without its leading and trailing trivia.
-/// Computed only for diagnostics (callers keep it in a closure until one is
-/// reported): finding the first and last tokens walks
-/// down the tree (iteratively: rowan's own `first_token` recurses).
+/// The range of a node without its leading and trailing trivia: for
+/// diagnostics (the evaluator keeps it in a closure until one is
+/// reported) and a model attribute's `range`.
 pub(crate) fn trimmed_range(node: &crate::SyntaxNode) -> TextRange {
     let range = node.text_range();
-    // Read from the green tree along the node's two edges, without a
-    // syntax node made per level; a subtree of trivia alone on the way
-    // (rare) is left to the walk below.
+    // Read from the green tree down the node's two edges, iteratively and
+    // without a syntax node made per level; a subtree of trivia alone on
+    // the way (rare) is left to the token walk.
     let green = node.green();
     if let (Some(lead), Some(trail)) = (
         green_edge_trivia(green, true),
@@ -218,7 +217,8 @@ fn green_edge_trivia(green: &rowan::GreenNodeData, first: bool) -> Option<TextSi
     }
 }
 
-/// [`trimmed_range`] by walking tokens, across subtrees.
+/// [`trimmed_range`] by walking tokens across subtrees (iteratively: rowan's own
+/// `first_token` recurses).
 fn trimmed_range_by_tokens(node: &crate::SyntaxNode, range: TextRange) -> TextRange {
     let edge = |first: bool| -> Option<crate::SyntaxToken> {
         let mut current = node.clone();
