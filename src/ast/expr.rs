@@ -307,20 +307,18 @@ pub(crate) fn key_and_value(vars: Vec<SyntaxToken>) -> (Option<SyntaxToken>, Opt
 /// The key and value variables' names of a `for` intro, read from its
 /// green node as [`key_and_value`] of [`for_vars`] gives them.
 pub(crate) fn green_for_vars(intro: &rowan::GreenNodeData) -> (Option<&str>, Option<&str>) {
-    let names = || {
-        green_tokens(intro)
-            .filter(|(kind, _)| *kind == IDENT)
-            .map(|(_, text)| text)
-            .skip_while(|text| *text != "for")
-            .skip(1)
-            .take_while(|text| *text != "in")
-    };
-    let key = if names().count() == 2 {
-        names().next()
-    } else {
-        None
-    };
-    (key, names().last())
+    let mut names = green_tokens(intro)
+        .filter(|(kind, _)| *kind == IDENT)
+        .map(|(_, text)| text)
+        .skip_while(|text| *text != "for")
+        .skip(1)
+        .take_while(|text| *text != "in");
+    // A key only when exactly two are declared; the value is the last.
+    match (names.next(), names.next(), names.last()) {
+        (only, None, _) => (None, only),
+        (key, Some(value), None) => (key, Some(value)),
+        (_, Some(_), last) => (None, last),
+    }
 }
 
 /// The variable tokens declared after `for` (one or two).

@@ -164,7 +164,8 @@ fn known_use(name: &str, parent: Option<&rowan::GreenNodeData>, declared: &Decla
 }
 
 /// What a use of the variable `name` under `parent` (from
-/// `model::each_variable_under`) reads, as [`known_use`] judges it.
+/// `model::each_variable_under`) is: one that can have no problem, a
+/// declared local or variable (which one), or a problem.
 pub(crate) enum Use {
     /// Nothing that can have a problem (another root, an object key, a
     /// known attribute of `path` or `terraform`).
